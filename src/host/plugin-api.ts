@@ -1,0 +1,78 @@
+import type { SessionEvent, SessionHeader, UserMessage, EventDraft } from '../protocol/index.ts'
+
+/** The wall clock, injected so tests can fake it. */
+export interface Clock {
+  now(): number
+}
+
+/** The process wall clock. */
+export const systemClock: Clock = { now: () => Date.now() }
+
+/**
+ * A per-session view that is a pure function of the durable events: folded over the log on open
+ * and on every append. `validate` runs before an event is written (and on open before `apply`);
+ * throwing there rejects the append or refuses to open the session.
+ */
+export interface SessionFold<S> {
+  readonly name: string
+  init(header: SessionHeader): S
+  apply(state: S, event: SessionEvent): S
+  validate?(state: S, event: SessionEvent, header: SessionHeader): void
+}
+
+/** What a plugin sees of a session. */
+export interface SessionView {
+  readonly id: string
+  readonly header: SessionHeader
+  /** Number of durable events (the next seq). */
+  readonly length: number
+  /** Durable event by seq. */
+  event(seq: number): SessionEvent | undefined
+  /** All durable events; O(n) copy-free view, do not mutate. */
+  events(): readonly SessionEvent[]
+  /** The state of a fold registered through a plugin context. */
+  fold<S>(fold: SessionFold<S>): S
+  /** Append events in order and resolve once written; plugins use it for their own records. */
+  append(drafts: EventDraft[]): Promise<SessionEvent[]>
+  /** Durability barrier: resolves true when everything appended before the call is on disk. */
+  flush(): Promise<boolean>
+}
+
+/** Decision of the pre-step waterfall (SPEC 3.2). */
+export type PreStepDecision = { kind: 'reject' } | { kind: 'enter'; messages: UserMessage[] }
+
+/** Payload handed to pre-step listeners. */
+export type PreStepPayload = {
+  session: SessionView
+  turn: number
+  step: number
+  messages: UserMessage[]
+  signal: AbortSignal
+}
+
+/** A pre-step listener (SPEC 3.2). */
+export type PreStepListener = (
+  payload: PreStepPayload,
+  next: () => Promise<PreStepDecision>,
+) => Promise<PreStepDecision>
+
+/** Context handed to a running tool. */
+export type ToolContext = {
+  session: SessionView
+  turn: number
+  step: number
+  callId: string
+  signal: AbortSignal
+}
+
+/** JSON schema of tool parameters, as sent to the model. */
+export type JsonSchema = Record<string, unknown>
+
+/** A tool offered to the model. */
+export interface ToolDefinition {
+  readonly name: string
+  readonly description: string
+  readonly parameters: JsonSchema
+  /** Runs the call; the returned text is the tool result. Throwing yields an error result. */
+  execute(args: unknown, ctx: ToolContext): Promise<{ text: string; isError?: boolean }>
+}

@@ -1,0 +1,3 @@
+export * from './events.ts'
+export * from './time-zone.ts'
+export * from './wire.ts'
