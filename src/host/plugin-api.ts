@@ -36,6 +36,14 @@ export interface SessionView {
   append(drafts: EventDraft[]): Promise<SessionEvent[]>
   /** Durability barrier: resolves true when everything appended before the call is on disk. */
   flush(): Promise<boolean>
+  /** True while a turn (or a maintenance task) holds the session. */
+  readonly running: boolean
+  /** Resolves when no turn or maintenance task holds the session. */
+  whenIdle(): Promise<void>
+  /** Runs a task holding the idle session exclusively; throws synchronously when a turn is running. */
+  runMaintenance<T>(task: () => Promise<T>): Promise<T>
+  /** Queues a message durably (appends `inbox/enqueued` and flushes) and starts a turn when idle. */
+  enqueue(message: UserMessage, target: 'next-turn' | 'next-step'): Promise<void>
 }
 
 /** Decision of the pre-step waterfall (SPEC 3.2). */
@@ -75,4 +83,27 @@ export interface ToolDefinition {
   readonly parameters: JsonSchema
   /** Runs the call; the returned text is the tool result. Throwing yields an error result. */
   execute(args: unknown, ctx: ToolContext): Promise<{ text: string; isError?: boolean }>
+}
+
+/** What a plugin gets from the host when it is installed. */
+export interface PluginContext {
+  readonly clock: Clock
+  /** Aborted when the plugin is disposed. */
+  readonly signal: AbortSignal
+  readonly disposed: boolean
+  on(event: 'agent/pre-step', listener: PreStepListener, options?: { prepend?: boolean }): void
+  registerFold<S>(fold: SessionFold<S>): void
+  registerTool(tool: ToolDefinition): void
+  /** Called after a session is opened (created or loaded) with all folds built. */
+  onSessionOpen(callback: (session: SessionView) => void): void
+  /** Called after every durable append, in order, with folds already updated. */
+  onAppend(callback: (session: SessionView, event: SessionEvent) => void): void
+  /** Logs one line through the host. */
+  log(message: string): void
+}
+
+/** A plugin: a name and an install function. */
+export interface Plugin {
+  readonly name: string
+  install(ctx: PluginContext): void | Promise<void>
 }
