@@ -1,0 +1,7 @@
+export { InvariantError } from './invariant-error.ts'
+export { REASONS, duplicateReadingReason, wrongBaselineReason, wrongPositionReason } from './reasons.ts'
+export { invariantFold, applyToInvariantState, validateInvariant, INITIAL_INVARIANT_STATE } from './invariant-fold.ts'
+export type { InvariantState } from './invariant-fold.ts'
+export { checkSessionLog } from './check-session-log.ts'
+export type { SessionLogCheck } from './check-session-log.ts'
+export { createInvariantPlugin } from './invariant-plugin.ts'

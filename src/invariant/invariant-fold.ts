@@ -1,0 +1,163 @@
+import type { SessionFold } from '../host/plugin-api.ts'
+import type { SessionEvent, SessionHeader } from '../protocol/events.ts'
+import { clientZoneOfSource, clientZonesFrom, renderClientZones } from '../protocol/client-zones.ts'
+import { parseReadingText } from '../protocol/reading-text.ts'
+import type { ReadingFields } from '../protocol/reading-text.ts'
+import { parseDuration } from '../plugin/duration.ts'
+import { decodeSingleTextContent, decodeTimeContextReading, isTimeContextSource } from '../plugin/reading-message.ts'
+import { formatZonedTimestamp, parseZonedTimestamp } from '../plugin/timestamp.ts'
+import { addZone } from '../plugin/zone-set.ts'
+import { InvariantError } from './invariant-error.ts'
+import { REASONS, duplicateReadingReason, wrongBaselineReason, wrongPositionReason } from './reasons.ts'
+
+/** Positions the invariant folds forward over every event of a session (SPEC 6). */
+export type InvariantState = {
+  /** The open turn, or null between turns. */
+  readonly openTurn: number | null
+  /** The open step, or null outside a step. */
+  readonly openStep: number | null
+  /** True once `request/header` was appended in the open step. */
+  readonly headerInStep: boolean
+  /** True once a time-context reading was appended in the open step. */
+  readonly readingInStep: boolean
+  /** Sorted distinct client zones of the user-rpc messages entered in the open turn. */
+  readonly turnZones: readonly string[]
+  /** `time` of the latest `user/message`, `assistant/message` or `tool/result` so far. */
+  readonly lastModelVisibleTime: number | null
+  /** `lastModelVisibleTime` as it was at the open step's `step/start` (the step-1 baseline). */
+  readonly stepBaselineTime: number | null
+  /** `time` of the latest time-context reading in the open turn (the later-step baseline). */
+  readonly turnReadingTime: number | null
+}
+
+/** The state before the first event. */
+export const INITIAL_INVARIANT_STATE: InvariantState = {
+  openTurn: null,
+  openStep: null,
+  headerInStep: false,
+  readingInStep: false,
+  turnZones: [],
+  lastModelVisibleTime: null,
+  stepBaselineTime: null,
+  turnReadingTime: null,
+}
+
+function sourceOf(event: SessionEvent): unknown {
+  return (event.data as { source?: unknown } | null)?.source
+}
+
+/** Folds one event into the invariant positions in O(1) amortised. */
+export function applyToInvariantState(state: InvariantState, event: SessionEvent): InvariantState {
+  switch (event.type) {
+    case 'turn/start':
+      return {
+        ...state,
+        openTurn: event.data.turn,
+        openStep: null,
+        headerInStep: false,
+        readingInStep: false,
+        turnZones: [],
+        turnReadingTime: null,
+      }
+    case 'turn/end':
+      return { ...state, openTurn: null, openStep: null, turnZones: [], turnReadingTime: null }
+    case 'step/start':
+      return {
+        ...state,
+        openStep: event.data.step,
+        headerInStep: false,
+        readingInStep: false,
+        stepBaselineTime: state.lastModelVisibleTime,
+      }
+    case 'step/end':
+      return { ...state, openStep: null }
+    case 'request/header':
+      return state.openStep === null ? state : { ...state, headerInStep: true }
+    case 'assistant/message':
+    case 'tool/result':
+      return { ...state, lastModelVisibleTime: event.time }
+    case 'user/message': {
+      const source = sourceOf(event)
+      if (isTimeContextSource(source)) {
+        return {
+          ...state,
+          lastModelVisibleTime: event.time,
+          readingInStep: state.openStep !== null || state.readingInStep,
+          turnReadingTime: state.openTurn !== null ? event.time : state.turnReadingTime,
+        }
+      }
+      const zone = state.openTurn !== null ? clientZoneOfSource(source) : null
+      return {
+        ...state,
+        lastModelVisibleTime: event.time,
+        turnZones: zone === null ? state.turnZones : addZone(state.turnZones, zone),
+      }
+    }
+    default:
+      return state
+  }
+}
+
+function positiveSafeInteger(value: number): boolean {
+  return Number.isSafeInteger(value) && value > 0
+}
+
+function elapsedMatches(fields: ReadingFields, renderedMs: number, eventTime: number, baseline: number | null): boolean {
+  if (baseline === null) return fields.elapsed === 'unavailable'
+  const seconds = parseDuration(fields.elapsed)
+  if (seconds === null) return false
+  const low = Math.floor(Math.max(0, renderedMs - baseline) / 1000)
+  const high = Math.floor(Math.max(0, Math.min(renderedMs + 999, eventTime) - baseline) / 1000)
+  return seconds >= low && seconds <= high
+}
+
+function formatsInZone(renderedMs: number, zone: string, timestamp: string): boolean {
+  try {
+    return formatZonedTimestamp(renderedMs, zone) === timestamp
+  } catch {
+    return false
+  }
+}
+
+function reject(reason: string, event: SessionEvent): never {
+  throw new InvariantError(reason, event.seq)
+}
+
+/** Runs the twelve SPEC 6 checks, in order, on one event; throws `InvariantError` on the first failure. */
+export function validateInvariant(state: InvariantState, event: SessionEvent, header: SessionHeader): void {
+  if (event.type !== 'user/message' || !isTimeContextSource(sourceOf(event))) return
+  const text = decodeSingleTextContent(event.data)
+  if (text === null) reject(REASONS.content, event)
+  const fields = parseReadingText(text)
+  if (fields === null) reject(REASONS.format, event)
+  if (!positiveSafeInteger(fields.turn) || !positiveSafeInteger(fields.step)) reject(REASONS.integers, event)
+  const { openTurn, openStep } = state
+  if (openTurn === null) reject(REASONS.noTurn, event)
+  if (openStep === null) reject(REASONS.noStep, event)
+  if (state.headerInStep) reject(REASONS.afterHeader, event)
+  if (fields.turn !== openTurn || fields.step !== openStep) {
+    reject(wrongPositionReason(fields.turn, fields.step, openTurn, openStep), event)
+  }
+  if (state.readingInStep) reject(duplicateReadingReason(openStep), event)
+  if (decodeTimeContextReading(event.data) === null) reject(REASONS.source, event)
+  const session = header.timeZone ?? 'unavailable'
+  const client = renderClientZones(clientZonesFrom(state.turnZones))
+  if (fields.session !== session || renderClientZones(fields.client) !== client) reject(REASONS.zones, event)
+  const label = openStep === 1 ? 'model-visible message' : 'step context'
+  if (fields.baseline !== label) reject(wrongBaselineReason(openStep, fields.baseline), event)
+  const rendered = parseZonedTimestamp(fields.timestamp)
+  if (rendered === null || rendered.epochMs > event.time) reject(REASONS.timestamp, event)
+  const baseline = openStep === 1 ? state.stepBaselineTime : state.turnReadingTime
+  if (!elapsedMatches(fields, rendered.epochMs, event.time, baseline)) reject(REASONS.elapsed, event)
+  if (header.timeZone !== undefined && !formatsInZone(rendered.epochMs, header.timeZone, fields.timestamp)) {
+    reject(REASONS.sessionZone, event)
+  }
+}
+
+/** The invariant companion's fold: validates time-context readings before append and on open. */
+export const invariantFold: SessionFold<InvariantState> = {
+  name: 'time-context/invariant',
+  init: () => INITIAL_INVARIANT_STATE,
+  apply: applyToInvariantState,
+  validate: validateInvariant,
+}
