@@ -1,0 +1,130 @@
+import type { InboxTarget, SessionEvent, UserMessage } from '../protocol/events.ts'
+import type { SessionFold } from './plugin-api.ts'
+
+/** Where the loop stands in the log: last turn number, the open turn and step, the last request header. */
+export type LoopState = {
+  lastTurn: number
+  openTurn: number | null
+  openStep: number | null
+  lastHeader: { model: string; tools: string[] } | null
+}
+
+/** Folds the loop position out of the log. */
+export const loopFold: SessionFold<LoopState> = {
+  name: 'host/loop',
+  init: () => ({ lastTurn: 0, openTurn: null, openStep: null, lastHeader: null }),
+  apply(state, event) {
+    switch (event.type) {
+      case 'turn/start':
+        state.lastTurn = event.data.turn
+        state.openTurn = event.data.turn
+        state.openStep = null
+        break
+      case 'step/start':
+        state.openStep = event.data.step
+        break
+      case 'step/end':
+        state.openStep = null
+        break
+      case 'turn/end':
+        state.openTurn = null
+        state.openStep = null
+        break
+      case 'request/header':
+        state.lastHeader = { model: event.data.model, tools: event.data.tools }
+        break
+      default:
+        break
+    }
+    return state
+  },
+}
+
+/** A message accepted into the inbox that has neither entered nor been dropped. */
+export type PendingMessage = { target: InboxTarget; message: UserMessage }
+
+/** Folds the durable inbox: accepted messages still waiting, in acceptance order. */
+export const inboxFold: SessionFold<Map<string, PendingMessage>> = {
+  name: 'host/inbox',
+  init: () => new Map(),
+  apply(state, event) {
+    switch (event.type) {
+      case 'inbox/enqueued':
+        state.set(event.data.message.id, { target: event.data.target, message: event.data.message })
+        break
+      case 'user/message':
+        state.delete(event.data.id)
+        break
+      case 'inbox/dropped':
+        for (const id of event.data.ids) state.delete(id)
+        break
+      default:
+        break
+    }
+    return state
+  },
+}
+
+/** The model-visible surface: seqs of message events not shadowed by compaction, and their size. */
+export type SurfaceState = { seqs: number[]; chars: number; sizes: Map<number, number> }
+
+function isSurfaceMessage(event: SessionEvent): boolean {
+  return event.type === 'user/message' || event.type === 'assistant/message' || event.type === 'tool/result'
+}
+
+function eventSize(event: SessionEvent): number {
+  switch (event.type) {
+    case 'user/message':
+    case 'tool/result':
+      return event.data.content.reduce((n, block) => n + block.text.length, 0)
+    case 'assistant/message':
+      return (
+        event.data.content.reduce((n, block) => n + block.text.length, 0) +
+        (event.data.toolCalls ?? []).reduce((n, call) => n + call.arguments.length + call.name.length, 0)
+      )
+    default:
+      return 0
+  }
+}
+
+/** Folds the surface (SPEC 2.4): message events, minus the ranges a compaction replaced. */
+export const surfaceFold: SessionFold<SurfaceState> = {
+  name: 'host/surface',
+  init: () => ({ seqs: [], chars: 0, sizes: new Map() }),
+  apply(state, event) {
+    if (!isSurfaceMessage(event)) return state
+    const op = event.surfaceOp
+    if (op !== undefined && op !== 'append') {
+      const kept: number[] = []
+      for (const seq of state.seqs) {
+        if (seq >= op.start && seq <= op.end) {
+          state.chars -= state.sizes.get(seq) ?? 0
+          state.sizes.delete(seq)
+        } else kept.push(seq)
+      }
+      state.seqs = kept
+    }
+    const size = eventSize(event)
+    state.seqs.push(event.seq)
+    state.sizes.set(event.seq, size)
+    state.chars += size
+    return state
+  },
+}
+
+
+/** Title of a session: the start of the first message a person sent, or null. */
+export const titleFold: SessionFold<{ title: string | null }> = {
+  name: 'host/title',
+  init: () => ({ title: null }),
+  apply(state, event) {
+    if (state.title === null && event.type === 'user/message' && event.data.source.kind === 'user') {
+      const text = event.data.content.map((b) => b.text).join('').replace(/\s+/g, ' ').trim()
+      if (text !== '') state.title = text.length > 60 ? `${text.slice(0, 59)}…` : text
+    }
+    return state
+  },
+}
+
+/** Folds every host-owned view. */
+export const hostFolds = [loopFold, inboxFold, surfaceFold, titleFold] as const
