@@ -1,0 +1,73 @@
+/** An API failure: the server's `{error:{code,message,details?}}`, or a network/format failure. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  /** HTTP status, or 0 when no response arrived. */
+  readonly status: number
+  /** The server's error code, or `network` / `bad-response`. */
+  readonly code: string
+  /** The server's error details, when it sent any. */
+  readonly details: Record<string, unknown> | undefined
+
+  constructor(status: number, code: string, message: string, details?: Record<string, unknown>) {
+    super(message)
+    this.status = status
+    this.code = code
+    this.details = details
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function errorFromBody(status: number, body: unknown): ApiError {
+  if (isRecord(body) && isRecord(body.error)) {
+    const { code, message, details } = body.error
+    return new ApiError(
+      status,
+      typeof code === 'string' ? code : 'unknown',
+      typeof message === 'string' ? message : `Request failed (${status})`,
+      isRecord(details) ? details : undefined,
+    )
+  }
+  return new ApiError(status, 'bad-response', `Request failed (${status})`)
+}
+
+/** Calls the API and returns its JSON body; non-2xx answers throw an ApiError. */
+export async function apiRequest<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(path, {
+      method: init.method ?? 'GET',
+      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: init.signal,
+    })
+  } catch (error) {
+    if (init.signal?.aborted === true) throw error
+    throw new ApiError(0, 'network', 'Cannot reach the server.')
+  }
+  let body: unknown = undefined
+  const text = await response.text()
+  if (text.length > 0) {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      throw new ApiError(response.status, 'bad-response', `The server sent an unreadable answer (${response.status}).`)
+    }
+  }
+  if (!response.ok) throw errorFromBody(response.status, body)
+  return body as T
+}
+
+/** The text a person sees for any error. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message
+  if (error instanceof Error) return error.message
+  return 'Something went wrong.'
+}
+
+/** The path of a Session's API resource. */
+export function sessionApiPath(id: string, suffix = ''): string {
+  return `/api/sessions/${encodeURIComponent(id)}${suffix}`
+}
