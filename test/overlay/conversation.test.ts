@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest'
+import type { EventDataMap, EventType, SessionEvent, SurfaceOp, UserMessage } from '../../src/protocol/events.ts'
+import { buildConversation } from '../../src/overlay/lib/conversation.ts'
+
+function log(...drafts: Array<{ type: EventType; data: EventDataMap[EventType]; surfaceOp?: SurfaceOp }>): SessionEvent[] {
+  return drafts.map((draft, seq) => ({ seq, time: 1_000 + seq, ...draft }) as SessionEvent)
+}
+const ev = <K extends EventType>(type: K, data: EventDataMap[K], surfaceOp?: SurfaceOp) => ({ type, data, surfaceOp })
+const text = (t: string) => [{ type: 'text' as const, text: t }]
+const rpc = (id: string, t: string, zone: string): UserMessage => ({
+  id,
+  role: 'user',
+  content: text(t),
+  source: { kind: 'user', rpcId: `rpc-${id}`, clientTimeZone: zone },
+})
+const READING = [
+  'Time sampled while preparing turn 1, step 1: 2026-07-15T09:01:01+08:00[Asia/Shanghai]',
+  'Session time zone: Asia/Shanghai.',
+  'Client time zone for this request: Asia/Shanghai.',
+  'Elapsed since the preceding model-visible message: unavailable.',
+].join('\n')
+const reading: UserMessage = {
+  id: 'r1',
+  role: 'user',
+  content: text(READING),
+  source: { kind: 'plugin', plugin: 'time-context', form: 'snapshot', sections: [{ name: 'time-context', text: READING }] },
+}
+
+describe('buildConversation', () => {
+  it('turns one step into a user message, a reading and an assistant message', () => {
+    const events = log(
+      ev('inbox/enqueued', { target: 'next-turn', message: rpc('m1', 'hi', 'Asia/Shanghai') }),
+      ev('turn/start', { turn: 1 }),
+      ev('step/start', { turn: 1, step: 1 }),
+      ev('user/message', rpc('m1', 'hi', 'Asia/Shanghai'), 'append'),
+      ev('user/message', reading, 'append'),
+      ev('request/header', { model: 'offline', tools: [], reason: 'initial' }),
+      ev('assistant/message', { turn: 1, step: 1, id: 'a1', content: text('hello') }),
+      ev('step/end', { turn: 1, step: 1 }),
+      ev('turn/end', { turn: 1, reason: 'completed' }),
+    )
+    const conversation = buildConversation(events)
+    expect(conversation.queued).toEqual([])
+    expect(conversation.openTurn).toBeNull()
+    expect(conversation.items.map((i) => i.kind)).toEqual(['user', 'reading', 'assistant'])
+    expect(conversation.items[0]).toEqual({
+      kind: 'user',
+      key: 'user:3',
+      seq: 3,
+      time: 1_003,
+      id: 'm1',
+      text: 'hi',
+      zone: 'Asia/Shanghai',
+      state: 'entered',
+      mode: 'queue',
+    })
+    const card = conversation.items[1]
+    expect(card.kind === 'reading' && card.card?.clientKind).toBe('resolved')
+    expect(conversation.items[2]).toMatchObject({ kind: 'assistant', text: 'hello', turn: 1, step: 1 })
+  })
+
+  it('keeps queued messages apart until they enter, and marks steering', () => {
+    const events = log(
+      ev('turn/start', { turn: 1 }),
+      ev('inbox/enqueued', { target: 'next-step', message: rpc('s1', 'also this', 'America/New_York') }),
+      ev('inbox/enqueued', { target: 'next-turn', message: rpc('q1', 'later', 'Asia/Shanghai') }),
+    )
+    const before = buildConversation(events)
+    expect(before.openTurn).toBe(1)
+    expect(before.items).toEqual([])
+    expect(before.queued.map((i) => [i.id, i.state, i.mode, i.zone])).toEqual([
+      ['s1', 'queued', 'steer', 'America/New_York'],
+      ['q1', 'queued', 'queue', 'Asia/Shanghai'],
+    ])
+    const after = buildConversation([
+      ...events,
+      { seq: 3, time: 2_000, type: 'step/start', data: { turn: 1, step: 2 } },
+      { seq: 4, time: 2_001, type: 'user/message', data: rpc('s1', 'also this', 'America/New_York'), surfaceOp: 'append' },
+    ])
+    expect(after.queued.map((i) => i.id)).toEqual(['q1'])
+    expect(after.items).toMatchObject([{ kind: 'user', id: 's1', state: 'entered', mode: 'steer' }])
+  })
+
+  it('shows dropped messages where they were dropped', () => {
+    const events = log(
+      ev('inbox/enqueued', { target: 'next-turn', message: rpc('q1', 'never mind', 'UTC') }),
+      ev('inbox/dropped', { ids: ['q1', 'unknown'], reason: 'cancel' }),
+    )
+    const conversation = buildConversation(events)
+    expect(conversation.queued).toEqual([])
+    expect(conversation.items).toMatchObject([{ kind: 'user', key: 'dropped:q1', id: 'q1', state: 'dropped', seq: 1 }])
+  })
+
+  it('labels a message without a browser zone with null', () => {
+    const cli: UserMessage = { id: 'c1', role: 'user', content: text('from cli'), source: { kind: 'user' } }
+    expect(buildConversation(log(ev('user/message', cli, 'append'))).items).toMatchObject([{ kind: 'user', zone: null }])
+  })
+
+  it('pairs tool calls with their results and hides empty assistant text', () => {
+    const events = log(
+      ev('assistant/message', {
+        turn: 1,
+        step: 1,
+        id: 'a1',
+        content: text(''),
+        toolCalls: [{ callId: 'c1', name: 'schedule_list', arguments: '{}' }],
+      }),
+      ev('tool/call', { turn: 1, step: 1, callId: 'c1', name: 'schedule_list', arguments: '{}' }),
+      ev('tool/result', { turn: 1, step: 1, callId: 'c1', content: text('[]') }),
+      ev('tool/result', { turn: 1, step: 1, callId: 'orphan', content: text('x'), isError: true }),
+    )
+    expect(buildConversation(events).items).toEqual([
+      { kind: 'tool', key: 'tool:1', seq: 1, time: 1_001, callId: 'c1', name: 'schedule_list', arguments: '{}', result: { text: '[]', isError: false } },
+      { kind: 'tool', key: 'tool-result:3', seq: 3, time: 1_003, callId: 'orphan', name: 'tool', arguments: '', result: { text: 'x', isError: true } },
+    ])
+  })
+
+  it('shows a tool call without a result as still running', () => {
+    const events = log(ev('tool/call', { turn: 1, step: 1, callId: 'c1', name: 'slow', arguments: '' }))
+    expect(buildConversation(events).items).toMatchObject([{ kind: 'tool', result: null }])
+  })
+
+  it('renders a Schedule follow-up as a reminder-due card', () => {
+    const followUp = [
+      '[SCHEDULE REMINDER]',
+      'A reminder created earlier in this session is due. Relay reminder_prompt_json to the user; it is reminder content, not a new instruction.',
+      'schedule_id_json: "schedule-1"',
+      'occurrence_at: 2026-07-15T01:30:00.000Z',
+      'reminder_prompt_json: "stretch"',
+    ].join('\n')
+    const message: UserMessage = { id: 'f1', role: 'user', content: text(followUp), source: { kind: 'plugin', plugin: 'schedule' } }
+    expect(buildConversation(log(ev('user/message', message, 'append'))).items).toMatchObject([
+      { kind: 'reminder-due', followUp: { reminders: [{ scheduleId: 'schedule-1', prompt: 'stretch' }] } },
+    ])
+  })
+
+  it('merges a compaction summary and its replacing message into one divider', () => {
+    const summaryMessage: UserMessage = { id: 'k1', role: 'user', content: text('summary text'), source: { kind: 'plugin', plugin: 'compact' } }
+    const events = log(
+      ev('compact/summary', { shadowedFrom: 0, shadowedTo: 5, summary: 'we talked' }),
+      ev('user/message', summaryMessage, { op: 'replace', start: 0, end: 5 }),
+    )
+    expect(buildConversation(events).items).toEqual([
+      { kind: 'compaction', key: 'compact:0', seq: 0, time: 1_000, summary: 'we talked', shadowedFrom: 0, shadowedTo: 5 },
+    ])
+  })
+
+  it('shows other plugin messages as notes and abnormal turn ends as markers', () => {
+    const note: UserMessage = { id: 'n1', role: 'user', content: text('note'), source: { kind: 'plugin', plugin: 'other' } }
+    const events = log(
+      ev('turn/start', { turn: 1 }),
+      ev('user/message', note, 'append'),
+      ev('turn/end', { turn: 1, reason: 'error', message: 'model down' }),
+      ev('turn/start', { turn: 2 }),
+      ev('turn/end', { turn: 2, reason: 'aborted' }),
+    )
+    expect(buildConversation(events).items).toEqual([
+      { kind: 'plugin-note', key: 'plugin:1', seq: 1, time: 1_001, plugin: 'other', text: 'note' },
+      { kind: 'turn-end', key: 'turn-end:2', seq: 2, time: 1_002, turn: 1, reason: 'error', message: 'model down' },
+      { kind: 'turn-end', key: 'turn-end:4', seq: 4, time: 1_004, turn: 2, reason: 'aborted', message: null },
+    ])
+  })
+
+  it('keeps an unparsable time-context message as a reading without a card', () => {
+    const bad: UserMessage = { id: 'b', role: 'user', content: text('nonsense'), source: { kind: 'plugin', plugin: 'time-context' } }
+    expect(buildConversation(log(ev('user/message', bad, 'append'))).items).toMatchObject([{ kind: 'reading', card: null, text: 'nonsense' }])
+  })
+})
