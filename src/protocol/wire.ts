@@ -52,6 +52,8 @@ export type ApiErrorCode =
   | 'forbidden'
   | 'not-found'
   | 'internal'
+  | 'session-corrupt'
+  | 'unauthorized'
 
 /** The body of every API error. */
 export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; details?: Record<string, unknown> } }

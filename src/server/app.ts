@@ -1,0 +1,254 @@
+import { Hono, type Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { streamSSE } from 'hono/streaming'
+import type { SessionEvent } from '../protocol/events.ts'
+import { canonicalTimeZone } from '../protocol/time-zone.ts'
+import {
+  createSessionBody,
+  MAX_BODY_BYTES,
+  SESSION_ID_PATTERN,
+  sendMessageBody,
+  type ScheduleView,
+  type SessionSummary,
+} from '../protocol/wire.ts'
+import { HostError } from '../host/errors.ts'
+import { titleFold } from '../host/folds.ts'
+import type { Host } from '../host/host.ts'
+import type { Session } from '../host/session.ts'
+import { ApiError, errorResponse } from './api-error.ts'
+import { security, type SecurityOptions } from './security.ts'
+
+/** The Schedule routes' view of reminders. */
+export interface ScheduleApi {
+  list(session: Session): ScheduleView[]
+  delete(session: Session, scheduleId: string): Promise<{ id: string; deleted: boolean }>
+}
+
+/** What the HTTP app is built from. */
+export type AppDeps = {
+  host: Host
+  schedules?: ScheduleApi
+  security?: SecurityOptions
+  /** Serves everything that is not /api (the overlay). */
+  staticHandler?: (c: Context) => Promise<Response>
+  /** Interval of SSE keep-alive comments. */
+  heartbeatMs?: number
+}
+
+/** The API's description of a session. */
+export function summarize(session: Session): SessionSummary {
+  const title = session.fold(titleFold).title
+  return {
+    id: session.id,
+    createdAt: session.header.createdAt,
+    timeZone: session.header.timeZone ?? null,
+    status: session.status,
+    ...(title === null ? {} : { title }),
+    eventCount: session.length,
+  }
+}
+
+async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text()
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new ApiError(400, 'bad-request', 'request body is not valid JSON')
+  }
+}
+
+function zoneOrThrow(value: unknown, field: 'timeZone' | 'clientTimeZone'): string {
+  const zone = canonicalTimeZone(value)
+  if (zone === null) {
+    throw new ApiError(400, 'invalid-time-zone', `${field} must be a valid IANA time zone`, {
+      field,
+      value: value === undefined ? null : value,
+    })
+  }
+  return zone
+}
+
+function sessionIdParam(c: Context): string {
+  const id = c.req.param('id') ?? ''
+  if (!SESSION_ID_PATTERN.test(id)) throw new ApiError(404, 'session-not-found', `session ${JSON.stringify(id)} does not exist`)
+  return id
+}
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error
+  if (error instanceof HostError) {
+    switch (error.code) {
+      case 'session-not-found':
+        return new ApiError(404, 'session-not-found', error.message, error.details)
+      case 'session-conflict':
+        return new ApiError(409, 'session-conflict', error.message, error.details)
+      case 'session-corrupt':
+        return new ApiError(409, 'session-corrupt', `session cannot be opened: ${error.message}`)
+      case 'busy':
+        return new ApiError(409, 'session-conflict', error.message)
+      case 'session-exists':
+      case 'append-failed':
+        return new ApiError(503, 'internal', error.message)
+      default: {
+        const never: never = error.code
+        return new ApiError(500, 'internal', String(never))
+      }
+    }
+  }
+  return new ApiError(500, 'internal', error instanceof Error ? error.message : String(error))
+}
+
+function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0]
+  return issue ? `${issue.path.map(String).join('.') || 'body'}: ${issue.message}` : 'invalid body'
+}
+
+/** Builds the Hono app of SPEC 8 (plus static overlay when given). */
+export function createApp(deps: AppDeps): Hono {
+  const { host } = deps
+  const app = new Hono()
+  const heartbeatMs = deps.heartbeatMs ?? 15_000
+
+  app.onError((error, c) => {
+    const apiError = toApiError(error)
+    if (apiError.status >= 500) console.error(`request ${c.req.method} ${c.req.path} failed: ${String(error)}`)
+    return errorResponse(c, apiError)
+  })
+  app.use('*', security(deps.security ?? {}))
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        errorResponse(c, new ApiError(413, 'payload-too-large', `request body exceeds ${MAX_BODY_BYTES} bytes`)),
+    }),
+  )
+
+  app.get('/api/health', (c) => c.json({ ok: true }))
+
+  app.post('/api/sessions', async (c) => {
+    const parsed = createSessionBody.strict().safeParse(await readJson(c))
+    if (!parsed.success) {
+      throw new ApiError(400, 'bad-request', firstIssue(parsed.error))
+    }
+    const timeZone = zoneOrThrow(parsed.data.timeZone, 'timeZone')
+    const { session, created } = await host.createSession({ id: parsed.data.sessionId, timeZone })
+    return c.json({ session: summarize(session) }, created ? 201 : 200)
+  })
+
+  app.get('/api/sessions', async (c) => {
+    const sessions = await host.openAll()
+    const list = sessions.map(summarize).sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+    return c.json({ sessions: list })
+  })
+
+  app.get('/api/sessions/:id', async (c) => {
+    const session = await host.openSession(sessionIdParam(c))
+    return c.json({ session: summarize(session) })
+  })
+
+  app.get('/api/sessions/:id/events', async (c) => {
+    const id = sessionIdParam(c)
+    const afterRaw = c.req.query('after')
+    let after = -1
+    if (afterRaw !== undefined) {
+      if (!/^-?\d{1,15}$/.test(afterRaw)) throw new ApiError(400, 'bad-request', 'after must be an integer seq')
+      after = Number(afterRaw)
+    }
+    const session = await host.openSession(id)
+    const events = session.events().slice(Math.max(0, after + 1))
+    return c.json({ header: session.header, events })
+  })
+
+  app.get('/api/sessions/:id/stream', async (c) => {
+    const id = sessionIdParam(c)
+    const lastId = c.req.header('last-event-id') ?? c.req.query('after')
+    let cursor = -1
+    if (lastId !== undefined && lastId !== '') {
+      if (!/^-?\d{1,15}$/.test(lastId)) throw new ApiError(400, 'bad-request', 'Last-Event-ID must be an integer seq')
+      cursor = Number(lastId)
+    }
+    const session = await host.openSession(id)
+    return streamSSE(c, async (stream) => {
+      let wake: (() => void) | null = null
+      let statusDirty = true
+      const notify = (): void => {
+        const w = wake
+        wake = null
+        w?.()
+      }
+      const unsubscribe = session.log.subscribe(notify)
+      const unStatus = session.onStatus(() => {
+        statusDirty = true
+        notify()
+      })
+      let closed = false
+      stream.onAbort(() => {
+        closed = true
+        notify()
+      })
+      try {
+        while (!closed) {
+          if (statusDirty) {
+            statusDirty = false
+            await stream.writeSSE({ event: 'status', data: JSON.stringify({ status: session.status }) })
+          }
+          while (cursor + 1 < session.length && !closed) {
+            const event = session.event(cursor + 1) as SessionEvent
+            cursor = event.seq
+            await stream.writeSSE({ id: String(event.seq), event: 'session-event', data: JSON.stringify(event) })
+          }
+          if (closed) break
+          const waited = new Promise<void>((resolve) => {
+            wake = resolve
+          })
+          let timer: NodeJS.Timeout | undefined
+          const beat = new Promise<'beat'>((resolve) => {
+            timer = setTimeout(() => resolve('beat'), heartbeatMs)
+          })
+          const why = await Promise.race([waited, beat])
+          clearTimeout(timer)
+          if (why === 'beat' && !closed) await stream.write(': keep-alive\n\n')
+        }
+      } finally {
+        unsubscribe()
+        unStatus()
+      }
+    })
+  })
+
+  app.post('/api/sessions/:id/messages', async (c) => {
+    const id = sessionIdParam(c)
+    const parsed = sendMessageBody.strict().safeParse(await readJson(c))
+    if (!parsed.success) throw new ApiError(400, 'bad-request', firstIssue(parsed.error))
+    const clientTimeZone = zoneOrThrow(parsed.data.clientTimeZone, 'clientTimeZone')
+    const result = await host.send(id, { text: parsed.data.text, clientTimeZone, mode: parsed.data.mode })
+    return c.json(result, 202)
+  })
+
+  app.post('/api/sessions/:id/cancel', async (c) => {
+    const session = await host.openSession(sessionIdParam(c))
+    session.cancel()
+    return c.json({}, 202)
+  })
+
+  app.get('/api/sessions/:id/schedules', async (c) => {
+    const session = await host.openSession(sessionIdParam(c))
+    return c.json({ schedules: deps.schedules?.list(session) ?? [] })
+  })
+
+  app.delete('/api/sessions/:id/schedules/:scheduleId', async (c) => {
+    const session = await host.openSession(sessionIdParam(c))
+    const scheduleId = c.req.param('scheduleId') ?? ''
+    if (!deps.schedules) return c.json({ id: scheduleId, deleted: false })
+    return c.json(await deps.schedules.delete(session, scheduleId))
+  })
+
+  app.all('/api/*', (c) => errorResponse(c, new ApiError(404, 'not-found', `no route ${c.req.method} ${c.req.path}`)))
+
+  if (deps.staticHandler) {
+    const handler = deps.staticHandler
+    app.get('*', (c) => handler(c))
+  }
+  return app
+}

@@ -1,0 +1,61 @@
+import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
+import { parseArgs, USAGE } from './cli-args.ts'
+import { runCheck } from './check.ts'
+import { composeHost } from './compose.ts'
+import { ensureOverlayBuilt } from './overlay-build.ts'
+import { listen } from './serve.ts'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
+
+async function main(): Promise<number> {
+  const command = parseArgs(process.argv.slice(2))
+  switch (command.kind) {
+    case 'help':
+      console.log(USAGE)
+      return 0
+    case 'check':
+      return (await runCheck(command.paths)) ? 0 : 1
+    case 'serve': {
+      const o = command.options
+      if (o.build) await ensureOverlayBuilt(root, (line) => console.error(line))
+      const host = await composeHost({
+        dataDir: o.dataDir,
+        model: o.model,
+        ...(o.modelDelayMs === undefined ? {} : { modelDelayMs: o.modelDelayMs }),
+        ...(o.refreshIntervalMs === undefined ? {} : { refreshIntervalMs: o.refreshIntervalMs }),
+        ...(o.timeZone === undefined ? {} : { timeZone: o.timeZone }),
+      })
+      await host.openAll()
+      const server = await listen({
+        host,
+        bindHost: o.host,
+        port: o.port,
+        overlayRoot: root,
+        ...(o.token ? { token: o.token } : {}),
+        ...(o.publicHost ? { publicHost: o.publicHost } : {}),
+      })
+      console.log(`listening on ${server.url}`)
+      const stop = (): void => {
+        void server.close().finally(() => process.exit(0))
+      }
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+      return -1
+    }
+    default: {
+      const never: never = command
+      throw new Error(`unknown command ${JSON.stringify(never)}`)
+    }
+  }
+}
+
+main().then(
+  (code) => {
+    if (code >= 0) process.exitCode = code
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error))
+    process.exitCode = 2
+  },
+)

@@ -1,0 +1,55 @@
+import { Host } from '../host/host.ts'
+import type { Model } from '../host/models/model.ts'
+import { OpenAiModel, openAiOptionsFromEnv } from '../host/models/openai.ts'
+import { ScriptFileModel } from '../host/models/script-file.ts'
+import { systemClock, type Clock, type Plugin } from '../host/plugin-api.ts'
+import { createInvariantPlugin } from '../invariant/index.ts'
+import { createTimeContextPlugin } from '../plugin/index.ts'
+import { OfflineModel } from './offline-model.ts'
+
+/** How the app's host is composed. */
+export type ComposeOptions = {
+  dataDir: string
+  /** `offline`, `openai:<model>` or `script:<file>`, or a model instance (tests). */
+  model: string | Model
+  modelDelayMs?: number
+  refreshIntervalMs?: number
+  timeZone?: string
+  clock?: Clock
+  compactThresholdChars?: number
+  extraPlugins?: Plugin[]
+  log?: (line: string) => void
+}
+
+/** Builds a model from its command-line name (SPEC 10). */
+export async function createModel(spec: string, options: { delayMs?: number; clock?: Clock } = {}): Promise<Model> {
+  if (spec === 'offline') return new OfflineModel(options.delayMs ?? 0, options.clock ?? systemClock)
+  if (spec.startsWith('openai:') && spec.length > 'openai:'.length) {
+    return new OpenAiModel(openAiOptionsFromEnv(spec.slice('openai:'.length)))
+  }
+  if (spec.startsWith('script:') && spec.length > 'script:'.length) return ScriptFileModel.load(spec.slice('script:'.length))
+  throw new Error(`unknown model ${JSON.stringify(spec)}: use offline, openai:<model> or script:<file>`)
+}
+
+/** The plugins mounted by default: time-context (outermost), its invariant companion, then the rest. */
+export function defaultPlugins(options: Pick<ComposeOptions, 'refreshIntervalMs' | 'timeZone'>): Plugin[] {
+  const config: { refreshIntervalMs?: number; timeZone?: string } = {}
+  if (options.refreshIntervalMs !== undefined) config.refreshIntervalMs = options.refreshIntervalMs
+  if (options.timeZone !== undefined) config.timeZone = options.timeZone
+  return [createTimeContextPlugin(config), createInvariantPlugin()]
+}
+
+/** Builds the host the server runs. */
+export async function composeHost(options: ComposeOptions): Promise<Host> {
+  const clock = options.clock ?? systemClock
+  const model =
+    typeof options.model === 'string' ? await createModel(options.model, { delayMs: options.modelDelayMs, clock }) : options.model
+  return Host.create({
+    dataDir: options.dataDir,
+    model,
+    clock,
+    plugins: [...defaultPlugins(options), ...(options.extraPlugins ?? [])],
+    ...(options.compactThresholdChars === undefined ? {} : { compactThresholdChars: options.compactThresholdChars }),
+    ...(options.log ? { log: options.log } : {}),
+  })
+}
