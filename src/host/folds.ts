@@ -65,8 +65,8 @@ export const inboxFold: SessionFold<Map<string, PendingMessage>> = {
   },
 }
 
-/** The model-visible surface: seqs of message events not shadowed by compaction, and their size. */
-export type SurfaceState = { seqs: number[]; chars: number; sizes: Map<number, number> }
+/** The model-visible surface: seqs of message events not shadowed by compaction, their size, and how many arrived since the last compaction. */
+export type SurfaceState = { seqs: number[]; chars: number; sizes: Map<number, number>; sinceCompaction: number }
 
 function isSurfaceMessage(event: SessionEvent): boolean {
   return event.type === 'user/message' || event.type === 'assistant/message' || event.type === 'tool/result'
@@ -90,7 +90,7 @@ function eventSize(event: SessionEvent): number {
 /** Folds the surface (SPEC 2.4): message events, minus the ranges a compaction replaced. */
 export const surfaceFold: SessionFold<SurfaceState> = {
   name: 'host/surface',
-  init: () => ({ seqs: [], chars: 0, sizes: new Map() }),
+  init: () => ({ seqs: [], chars: 0, sizes: new Map(), sinceCompaction: 0 }),
   apply(state, event) {
     if (!isSurfaceMessage(event)) return state
     const op = event.surfaceOp
@@ -103,7 +103,9 @@ export const surfaceFold: SessionFold<SurfaceState> = {
         } else kept.push(seq)
       }
       state.seqs = kept
+      state.sinceCompaction = -1
     }
+    state.sinceCompaction++
     const size = eventSize(event)
     state.seqs.push(event.seq)
     state.sizes.set(event.seq, size)

@@ -43,7 +43,6 @@ export class Session implements SessionView {
   private readonly statusListeners = new Set<(status: SessionActivity) => void>()
   private kickScheduled = false
   private closed = false
-  private compactPending = false
 
   constructor(
     readonly log: SessionLog,
@@ -201,9 +200,7 @@ export class Session implements SessionView {
 
   private kick(): void {
     if (this.holder !== null || this.closed) return
-    const threshold = this.options.compactThresholdChars
-    if (this.compactPending || (threshold > 0 && this.log.fold(surfaceFold).chars > threshold)) {
-      this.compactPending = false
+    if (this.overThreshold()) {
       void this.runMaintenance(() => this.compactNow()).catch((error: unknown) =>
         this.options.log(`session ${this.id}: compaction failed: ${String(error)}`),
       )
@@ -217,10 +214,14 @@ export class Session implements SessionView {
       .catch((error: unknown) => this.options.log(`session ${this.id}: turn failed: ${String(error)}`))
       .finally(() => {
         this.controller = null
-        const threshold2 = this.options.compactThresholdChars
-        if (threshold2 > 0 && this.log.fold(surfaceFold).chars > threshold2) this.compactPending = true
         this.release()
       })
+  }
+
+  private overThreshold(): boolean {
+    const threshold = this.options.compactThresholdChars
+    const surface = this.log.fold(surfaceFold)
+    return threshold > 0 && surface.chars > threshold && surface.sinceCompaction > 0
   }
 
   private async compactNow(): Promise<string | null> {
