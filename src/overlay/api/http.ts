@@ -1,3 +1,5 @@
+import { accessToken } from './auth.ts'
+
 /** An API failure: the server's `{error:{code,message,details?}}`, or a network/format failure. */
 export class ApiError extends Error {
   override readonly name = 'ApiError'
@@ -35,11 +37,15 @@ function errorFromBody(status: number, body: unknown): ApiError {
 
 /** Calls the API and returns its JSON body; non-2xx answers throw an ApiError. */
 export async function apiRequest<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' }
+  if (init.body !== undefined) headers['content-type'] = 'application/json'
+  const token = accessToken()
+  if (token !== null) headers.authorization = `Bearer ${token}`
   let response: Response
   try {
     response = await fetch(path, {
       method: init.method ?? 'GET',
-      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: init.signal,
     })

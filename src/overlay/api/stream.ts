@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { SessionEvent } from '../../protocol/events.ts'
 import type { SessionStatus } from '../../protocol/wire.ts'
-import { hasGap, lastSeq, mergeEvents, type EventLog } from '../lib/event-log.ts'
+import { contiguousEnd, hasGap, lastSeq, mergeEvents, type EventLog } from '../lib/event-log.ts'
+import { withAccessToken } from './auth.ts'
 import { sessionApiPath } from './http.ts'
 import { queryKeys } from './keys.ts'
 import { setSessionStatus } from './queries.ts'
@@ -98,7 +99,9 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
 
     const connect = () => {
       if (closed) return
-      const es = new EventSource(sessionApiPath(id, '/stream'))
+      const held = client.getQueryData<EventLog>(eventsKey)
+      const after = held === undefined ? -1 : contiguousEnd(held.events)
+      const es = new EventSource(withAccessToken(sessionApiPath(id, after >= 0 ? `/stream?after=${after}` : '/stream')))
       source = es
       es.addEventListener('open', () => {
         attempt = 0

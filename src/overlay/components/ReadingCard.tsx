@@ -41,7 +41,8 @@ export function ReadingCard({ card, text, browserZone }: { card: ReadingCardMode
               card.timestamp
             ) : (
               <time dateTime={`${card.sampled.date}T${card.sampled.time}${card.sampled.offset}`} title={local === null ? undefined : `In this browser: ${local}`}>
-                {card.sampled.date} {card.sampled.time} <span className="muted">{card.sampled.offset}</span>
+                {card.sampled.date} {card.sampled.time}
+                <span className="muted"> {card.sampled.offset}</span>
               </time>
             )}
           </dd>
@@ -60,7 +61,10 @@ export function ReadingCard({ card, text, browserZone }: { card: ReadingCardMode
         <div>
           <dt>Elapsed</dt>
           <dd>
-            {card.elapsed} <span className="muted">since the preceding {card.baseline}</span>
+            {card.elapsed}{' '}
+            <span className="muted" title={`Since the preceding ${card.baseline}`}>
+              {card.baseline === 'step context' ? 'since last step' : 'since last message'}
+            </span>
           </dd>
         </div>
       </dl>
