@@ -262,6 +262,20 @@ export class Session implements SessionView {
   }
 
   private async runTurn(signal: AbortSignal): Promise<void> {
+    try {
+      await this.turnBody(signal)
+    } catch (error) {
+      const loop = this.log.fold(loopFold)
+      if (loop.openTurn === null) throw error
+      const message = error instanceof Error ? error.message : String(error)
+      if (loop.openStep !== null) {
+        await this.log.append([{ type: 'step/end', data: { turn: loop.openTurn, step: loop.openStep } }])
+      }
+      await this.endTurn(loop.openTurn, signal.aborted ? 'aborted' : 'error', signal.aborted ? undefined : message)
+    }
+  }
+
+  private async turnBody(signal: AbortSignal): Promise<void> {
     const turn = this.log.fold(loopFold).lastTurn + 1
     await this.log.append([{ type: 'turn/start', data: { turn } }])
     let step = 0
@@ -300,7 +314,7 @@ export class Session implements SessionView {
       )
       if (entered.length === 0 && (proposed === 1 || !needsResponse)) return this.endTurn(turn, 'completed')
       step = proposed
-      await this.log.append([
+      await this.appendStepStart(claimedIds, [
         { type: 'step/start', data: { turn, step } },
         ...entered.map((message): EventDraft => ({ type: 'user/message', data: message, surfaceOp: 'append' })),
       ])
@@ -308,6 +322,15 @@ export class Session implements SessionView {
       if (outcome !== 'continue' && outcome !== 'done') return this.endTurn(turn, outcome.reason, outcome.message)
       needsResponse = outcome === 'continue'
       if (!needsResponse && this.nextStepQueue.length === 0) return this.endTurn(turn, 'completed')
+    }
+  }
+
+  private async appendStepStart(claimedIds: string[], drafts: EventDraft[]): Promise<void> {
+    try {
+      await this.log.append(drafts)
+    } catch (error) {
+      await this.drop(claimedIds, 'error')
+      throw error
     }
   }
 
