@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** Options of a test server. */
+export type ServerOptions = { args?: string[]; script?: unknown[]; dataDir?: string }
+
+/** A real server process on a free port with a temp data dir. */
+export type TestServer = {
+  url: string
+  dataDir: string
+  /** kill -9, or SIGTERM when graceful. */
+  stop(graceful?: boolean): Promise<void>
+  /** Stops and starts again on the same data dir (new port). */
+  restart(): Promise<TestServer>
+}
+
+/** Starts `src/server/cli.ts serve` on port 0 and resolves once it prints its listening line. */
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'sw-e2e-')))
+  const args = [...(options.args ?? [])]
+  if (options.script) {
+    const path = join(dataDir, 'script.json')
+    await writeFile(path, JSON.stringify(options.script))
+    args.push('--model', `script:${path}`)
+  }
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'src/server/cli.ts'), 'serve', '--port', '0', '--data-dir', dataDir, '--no-build', ...args],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /listening on (http:\/\/\S+)/.exec(out)
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited (${String(code)}): ${stderr}`))
+    })
+  })
+  const stop = async (graceful = false): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill(graceful ? 'SIGTERM' : 'SIGKILL')
+    await exited
+  }
+  return {
+    url,
+    dataDir,
+    stop,
+    restart: async () => {
+      await stop(true)
+      return startServer({ dataDir, args })
+    },
+  }
+}
