@@ -70,11 +70,11 @@ export function useSchedules(id: string, enabled = true) {
   })
 }
 
-/** Records a Session's running status in the cached summary and list entry. */
-export function setSessionStatus(client: QueryClient, id: string, status: SessionStatus, eventCount?: number): void {
+/** Records a Session's running status (null: unchanged) and event count in the cached summary and list entry. */
+export function setSessionStatus(client: QueryClient, id: string, status: SessionStatus | null, eventCount?: number): void {
   const patch = (session: SessionSummary): SessionSummary => ({
     ...session,
-    status,
+    status: status ?? session.status,
     eventCount: eventCount === undefined ? session.eventCount : Math.max(session.eventCount, eventCount),
   })
   client.setQueryData<GetSessionResponse>(queryKeys.session(id), (old) => (old === undefined ? old : { session: patch(old.session) }))

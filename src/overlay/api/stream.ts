@@ -54,8 +54,8 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
     let flushTimer: ReturnType<typeof setTimeout> | undefined
     let queue: Incoming[] = []
 
-    const catchUp = () => {
-      void client.refetchQueries({ queryKey: eventsKey, exact: true })
+    const catchUp = (cancelRefetch: boolean) => {
+      void client.refetchQueries({ queryKey: eventsKey, exact: true }, { cancelRefetch })
     }
 
     const flush = () => {
@@ -71,24 +71,26 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
           continue
         }
         events.push(item.event)
-        if (item.event.type === 'turn/start') status = 'running'
-        else if (item.event.type === 'turn/end') status = 'idle'
-        else if (item.event.type === 'schedule/change') schedulesChanged = true
+        if (item.event.type === 'schedule/change') schedulesChanged = true
       }
       let merged: EventLog | undefined
       if (events.length > 0) {
         const held = client.getQueryData<EventLog>(eventsKey)
         if (held === undefined) {
-          if (client.getQueryState(eventsKey)?.status === 'error') return
-          queue = events.map((event): Incoming => ({ kind: 'event', event })).concat(queue)
-          if (flushTimer === undefined) flushTimer = setTimeout(flush, DEFER_MS)
+          if (client.getQueryState(eventsKey)?.status !== 'error') {
+            queue = events.map((event): Incoming => ({ kind: 'event', event })).concat(queue)
+            if (flushTimer === undefined) flushTimer = setTimeout(flush, DEFER_MS)
+          }
         } else {
           merged = mergeEvents(held, events)
           if (merged !== held) client.setQueryData<EventLog>(eventsKey, merged)
-          if (hasGap(merged.events) && client.isFetching({ queryKey: eventsKey, exact: true }) === 0) catchUp()
+          if (hasGap(merged.events) && client.isFetching({ queryKey: eventsKey, exact: true }) === 0) catchUp(false)
         }
       }
-      if (status !== null) setSessionStatus(client, id, status, merged === undefined ? undefined : lastSeq(merged.events) + 1)
+      if (status !== null || merged !== undefined) {
+        const eventCount = merged === undefined ? undefined : lastSeq(merged.events) + 1
+        setSessionStatus(client, id, status, eventCount)
+      }
       if (schedulesChanged) void client.invalidateQueries({ queryKey: queryKeys.schedules(id) })
     }
 
@@ -106,7 +108,7 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
       es.addEventListener('open', () => {
         attempt = 0
         setState('live')
-        catchUp()
+        catchUp(client.getQueryData<EventLog>(eventsKey) !== undefined)
         void client.invalidateQueries({ queryKey: queryKeys.session(id) })
         void client.invalidateQueries({ queryKey: queryKeys.schedules(id) })
       })

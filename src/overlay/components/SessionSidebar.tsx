@@ -91,7 +91,7 @@ export function SessionSidebar({
                   >
                     <span className="session-item-title">
                       {session.status === 'running' && <span className="dot dot-running" aria-label="running" />}
-                      {sessionName(session)}
+                      <span className="session-item-name">{sessionName(session)}</span>
                     </span>
                     <span className="session-item-meta">
                       <span>{session.timeZone ?? 'zone unavailable'}</span>
