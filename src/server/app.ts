@@ -166,7 +166,7 @@ export function createApp(deps: AppDeps): Hono {
     let cursor = -1
     if (lastId !== undefined && lastId !== '') {
       if (!/^-?\d{1,15}$/.test(lastId)) throw new ApiError(400, 'bad-request', 'Last-Event-ID must be an integer seq')
-      cursor = Number(lastId)
+      cursor = Math.max(-1, Number(lastId))
     }
     const session = await host.openSession(id)
     return streamSSE(c, async (stream) => {

@@ -1,0 +1,190 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../../src/protocol/events.ts'
+import { tempDir } from '../support/temp-dir.ts'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+type Child = ChildProcessByStdio<null, Readable, Readable>
+type Running = { child: Child; stdout: () => string; stderr: () => string; exited: Promise<number | null> }
+
+const children: Child[] = []
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
+
+/**
+ * Runs the CLI in one node process (`node --import tsx`, what `npx tsx` runs without its extra
+ * parent process), so that SIGKILL really kills the server mid-write.
+ */
+function cli(args: string[]): Running {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SCHEDULE_WEB_TOKEN: '', PORT: '' },
+  })
+  children.push(child)
+  let out = ''
+  let err = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return { child, stdout: () => out, stderr: () => err, exited }
+}
+
+async function serve(dataDir: string): Promise<Running & { url: string }> {
+  const running = cli(['serve', '--port', '0', '--data-dir', dataDir, '--no-build', '--model-delay-ms', '500'])
+  const deadline = Date.now() + 15_000
+  while (!running.stdout().includes('\n')) {
+    if (running.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`server did not start: ${running.stdout()} ${running.stderr()}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(running.stdout())
+  if (!match) throw new Error(`unexpected first output ${JSON.stringify(running.stdout())}`)
+  return { ...running, url: match[1] }
+}
+
+async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const running = cli(args)
+  const code = await running.exited
+  return { code, stdout: running.stdout(), stderr: running.stderr() }
+}
+
+async function post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+/** Polls the events route until the predicate holds; returns the served events. */
+async function pollEvents(base: string, id: string, predicate: (events: SessionEvent[]) => boolean): Promise<SessionEvent[]> {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const response = await fetch(`${base}/api/sessions/${id}/events`)
+    const { events } = (await response.json()) as { events: SessionEvent[] }
+    if (predicate(events)) return events
+    if (Date.now() > deadline) throw new Error(`condition not reached; events: ${events.map((e) => e.type).join(' ')}`)
+    await new Promise((resolve) => setTimeout(resolve, 15))
+  }
+}
+
+function turnEnded(events: readonly SessionEvent[], turn: number): boolean {
+  return events.some((e) => e.type === 'turn/end' && e.data.turn === turn)
+}
+
+function isReadingOf(event: SessionEvent, turn: number): boolean {
+  return event.type === 'user/message' && event.data.id === `time-context-${turn}-1`
+}
+
+describe('CLI serve, kill -9 and check', () => {
+  it('keeps every served event and every 202-acknowledged message across kill -9; check passes on the data dir', async () => {
+    const dir = await tempDir()
+    const first = await serve(dir)
+    const api = `${first.url}/api/sessions`
+    expect(await post(api, { timeZone: 'Asia/Shanghai', sessionId: 'crash' })).toEqual({
+      status: 201,
+      body: { session: { id: 'crash', createdAt: expect.any(Number), timeZone: 'Asia/Shanghai', status: 'idle', eventCount: 0 } },
+    })
+    const m1 = await post(`${api}/crash/messages`, { text: 'hello', clientTimeZone: 'America/New_York' })
+    expect(m1.status).toBe(202)
+    const afterTurn1 = await pollEvents(first.url, 'crash', (events) => turnEnded(events, 1))
+    expect(afterTurn1.find((e) => e.type === 'assistant/message')?.data).toEqual({
+      turn: 1,
+      step: 1,
+      id: expect.stringMatching(/^asst-/),
+      content: [
+        {
+          type: 'text',
+          text: expect.stringMatching(
+            /^It is \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00\[Asia\/Shanghai\]\. Session time zone: Asia\/Shanghai; your time zone: America\/New_York\. You said: hello$/,
+          ),
+        },
+      ],
+    })
+
+    const m2 = await post(`${api}/crash/messages`, { text: 'second', clientTimeZone: 'America/New_York' })
+    expect(m2.status).toBe(202)
+    await pollEvents(first.url, 'crash', (events) => events.some((e) => isReadingOf(e, 2)))
+    const m3 = await post(`${api}/crash/messages`, { text: 'third', clientTimeZone: 'Europe/London' })
+    expect(m3.status).toBe(202)
+    const servedResponse = await fetch(`${api}/crash/events`)
+    const served = ((await servedResponse.json()) as { events: SessionEvent[] }).events
+    first.child.kill('SIGKILL')
+    await first.exited
+    expect(first.stdout()).toBe(`listening on ${first.url}\n`)
+
+    // the kill really landed mid-conversation: turn 2 was open and the third message still queued
+    expect(turnEnded(served, 2)).toBe(false)
+    expect(served.at(-1)).toMatchObject({ type: 'inbox/enqueued', data: { target: 'next-turn', message: { id: m3.body.messageId } } })
+
+    const second = await serve(dir)
+    expect((await fetch(`${second.url}/api/sessions/crash`)).status).toBe(200)
+    const after = await pollEvents(second.url, 'crash', (events) => turnEnded(events, 3))
+    const lines = (await readFile(join(dir, 'sessions/crash.jsonl'), 'utf8')).split('\n').slice(1, -1)
+    expect(lines.slice(0, served.length)).toEqual(served.map((e) => JSON.stringify(e)))
+    expect(after.slice(0, served.length).map((e) => JSON.stringify(e))).toEqual(served.map((e) => JSON.stringify(e)))
+
+    const tail = after.slice(served.length)
+    const message3 = {
+      id: m3.body.messageId,
+      role: 'user',
+      content: [{ type: 'text', text: 'third' }],
+      source: { kind: 'user', rpcId: m3.body.rpcId, clientTimeZone: 'Europe/London' },
+    }
+    expect(tail.map((e) => ({ type: e.type, data: e.data }))).toEqual([
+      { type: 'step/end', data: { turn: 2, step: 1 } },
+      { type: 'turn/end', data: { turn: 2, reason: 'error', message: 'interrupted: the host stopped during this turn' } },
+      { type: 'turn/start', data: { turn: 3 } },
+      { type: 'step/start', data: { turn: 3, step: 1 } },
+      { type: 'user/message', data: message3 },
+      { type: 'user/message', data: expect.objectContaining({ id: 'time-context-3-1' }) },
+      {
+        type: 'assistant/message',
+        data: {
+          turn: 3,
+          step: 1,
+          id: expect.stringMatching(/^asst-/),
+          content: [{ type: 'text', text: expect.stringMatching(/your time zone: Europe\/London\. You said: third$/) }],
+        },
+      },
+      { type: 'step/end', data: { turn: 3, step: 1 } },
+      { type: 'turn/end', data: { turn: 3, reason: 'completed' } },
+    ])
+
+    second.child.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+    expect(second.stdout()).toBe(`listening on ${second.url}\n`)
+
+    // copies of the file with one character of the first reading's text changed: in the content
+    // text only, and in both the content and the source section (c is an unchanged copy)
+    const path = join(dir, 'sessions/crash.jsonl')
+    const copies = await tempDir()
+    const original = await readFile(path, 'utf8')
+    const readingLine = original.split('\n').find((line) => line.includes('"id":"time-context-1-1"')) as string
+    const seq = (JSON.parse(readingLine) as SessionEvent).seq
+    const contentOnly = readingLine.replace('request: America/New_York.', 'request: America/New_Yorq.')
+    const both = readingLine.replaceAll('request: America/New_York.', 'request: America/New_Yorq.')
+    expect(contentOnly).not.toBe(both)
+    await writeFile(join(copies, 'a.jsonl'), original.replace(readingLine, contentOnly))
+    await writeFile(join(copies, 'b.jsonl'), original.replace(readingLine, both))
+    await writeFile(join(copies, 'c.jsonl'), original)
+    const [good, bad] = await Promise.all([run(['check', dir]), run(['check', copies])])
+    expect(good).toEqual({ code: 0, stdout: `ok ${path}\n`, stderr: '' })
+    expect(bad).toEqual({
+      code: 1,
+      stdout: [
+        `FAIL ${join(copies, 'a.jsonl')} seq ${seq}: invariant violated by "time-context": time-context source must carry only the exact snapshot text`,
+        `FAIL ${join(copies, 'b.jsonl')} seq ${seq}: invariant violated by "time-context": time-context text does not match the Session and current request zones`,
+        `ok ${join(copies, 'c.jsonl')}`,
+        '',
+      ].join('\n'),
+      stderr: '',
+    })
+  })
+})
