@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react'
-import { errorMessage } from '../api/http.ts'
-import { useCancelTurn, useSendMessage, type SendMode } from '../api/queries.ts'
+import { errorMessage } from '../data/http.ts'
+import { useCancelTurn, useSendMessage, type SendMode } from '../data/queries.ts'
 
 /** The message box: Enter queues, Shift+Enter adds a line; while a turn runs, Steer and Stop appear. */
 export function Composer({ sessionId, running }: { sessionId: string; running: boolean }) {

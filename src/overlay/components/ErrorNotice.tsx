@@ -1,4 +1,4 @@
-import { errorMessage } from '../api/http.ts'
+import { errorMessage } from '../data/http.ts'
 
 /** An error message with an optional retry button. */
 export function ErrorNotice({ error, title, onRetry }: { error: unknown; title: string; onRetry?: () => void }) {

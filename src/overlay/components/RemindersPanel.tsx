@@ -1,5 +1,5 @@
-import { errorMessage } from '../api/http.ts'
-import { useDeleteSchedule, useSchedules } from '../api/queries.ts'
+import { errorMessage } from '../data/http.ts'
+import { useDeleteSchedule, useSchedules } from '../data/queries.ts'
 import { useNow } from '../hooks/use-now.ts'
 import { reminderRow, type ReminderRow } from '../lib/reminder-row.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'

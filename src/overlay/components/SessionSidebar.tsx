@@ -1,6 +1,6 @@
 import { useState, type MouseEvent } from 'react'
-import { errorMessage } from '../api/http.ts'
-import { useCreateSession, useSessions } from '../api/queries.ts'
+import { errorMessage } from '../data/http.ts'
+import { useCreateSession, useSessions } from '../data/queries.ts'
 import { formatClockTime } from '../lib/due-time.ts'
 import { sessionPath } from '../lib/route.ts'
 import { sessionName } from '../lib/session-name.ts'
