@@ -172,20 +172,24 @@ export class Host {
       createdAt: this.clock.now(),
       ...(input.timeZone === undefined ? {} : { timeZone: input.timeZone }),
     }
-    let writer: SessionFileWriter | undefined
-    if (!this.sessions.has(id)) {
-      try {
-        writer = await SessionFileWriter.create(this.path(id), header)
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      }
-    }
-    if (writer) {
-      const pending = this.activate(header, [], writer)
+    let created = false
+    let pending = this.sessions.get(id)
+    if (!pending) {
+      pending = SessionFileWriter.create(this.path(id), header).then(
+        (writer) => {
+          created = true
+          return this.activate(header, [], writer)
+        },
+        (error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+          return this.load(id)
+        },
+      )
       this.sessions.set(id, pending)
-      return { session: await pending, created: true }
+      pending.catch(() => this.sessions.delete(id))
     }
-    const existing = await this.openSession(id)
+    const existing = await pending
+    if (created) return { session: existing, created: true }
     const existingZone = existing.header.timeZone
     const equal =
       existingZone === undefined ? input.timeZone === undefined : sameTimeZone(existingZone, input.timeZone)

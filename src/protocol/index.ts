@@ -1,3 +1,5 @@
 export * from './events.ts'
 export * from './time-zone.ts'
 export * from './wire.ts'
+export * from './client-zones.ts'
+export * from './reading-text.ts'

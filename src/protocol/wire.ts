@@ -9,14 +9,14 @@ export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
 
 /** `POST /api/sessions` body; zones are validated separately so their errors carry the field. */
 export const createSessionBody = z.object({
-  timeZone: z.unknown(),
+  timeZone: z.unknown().optional(),
   sessionId: z.string().regex(SESSION_ID_PATTERN).optional(),
 })
 
 /** `POST /api/sessions/:id/messages` body. */
 export const sendMessageBody = z.object({
   text: z.string().refine((t) => t.trim().length > 0, 'text must not be empty'),
-  clientTimeZone: z.unknown(),
+  clientTimeZone: z.unknown().optional(),
   mode: z.enum(['queue', 'steer']).optional(),
 })
 

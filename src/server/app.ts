@@ -169,6 +169,7 @@ export function createApp(deps: AppDeps): Hono {
       cursor = Math.max(-1, Number(lastId))
     }
     const session = await host.openSession(id)
+    cursor = Math.min(cursor, session.length - 1)
     return streamSSE(c, async (stream) => {
       let wake: (() => void) | null = null
       let statusDirty = true
