@@ -1,4 +1,4 @@
-import { open, readFile, truncate, type FileHandle } from 'node:fs/promises'
+import { open, readFile, stat, truncate, type FileHandle } from 'node:fs/promises'
 import type { EventType, SessionEvent, SessionHeader } from '../protocol/events.ts'
 import { canonicalTimeZone } from '../protocol/time-zone.ts'
 import { SESSION_ID_PATTERN } from '../protocol/wire.ts'
@@ -70,6 +70,9 @@ function decodeEvent(value: unknown, expectedSeq: number, path: string, line: nu
 /** Reads a session file: torn final line tolerated, any other damage refused (never rewritten here). */
 export async function loadSessionFile(path: string): Promise<LoadedSessionFile> {
   const buf = await readFile(path)
+  if (buf.length === 0) {
+    throw Object.assign(new Error(`session file ${path} is empty (its creation never completed)`), { code: 'ENOENT' })
+  }
   let end = buf.length
   let tornBytes = 0
   const lastNl = buf.lastIndexOf(0x0a)
@@ -135,7 +138,13 @@ export class SessionFileWriter {
 
   /** Creates a new session file holding only the header; fails when the file exists. */
   static async create(path: string, header: SessionHeader): Promise<SessionFileWriter> {
-    const handle = await open(path, 'wx')
+    let handle: FileHandle
+    try {
+      handle = await open(path, 'wx')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || (await stat(path)).size !== 0) throw error
+      handle = await open(path, 'a')
+    }
     try {
       await handle.appendFile(`${JSON.stringify(header)}\n`)
       await handle.sync()

@@ -26,7 +26,13 @@ export async function sessionFiles(paths: string[]): Promise<string[]> {
       }
     } else out.push(path)
   }
-  for (const path of paths) await walk(path)
+  for (const path of paths) {
+    try {
+      await walk(path)
+    } catch {
+      out.push(path)
+    }
+  }
   return out
 }
 

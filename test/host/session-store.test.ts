@@ -140,3 +140,18 @@ describe('JSONL session store', () => {
     await host.close()
   })
 })
+
+describe('interrupted creation', () => {
+  it('treats an empty session file as absent and creates the session over it', async () => {
+    const dir = await tempDir()
+    const { host, clock } = await makeHost(dir)
+    await host.createSession({ id: 'first', timeZone: 'UTC' })
+    const path = join(dir, 'sessions/e.jsonl')
+    await writeFile(path, '')
+    await expect(host.openSession('e')).rejects.toMatchObject({ code: 'session-not-found' })
+    const { created } = await host.createSession({ id: 'e', timeZone: 'UTC' })
+    expect(created).toBe(true)
+    await host.close()
+    expect(await readFile(path, 'utf8')).toBe(`{"type":"session","version":1,"id":"e","createdAt":${clock.current},"timeZone":"UTC"}\n`)
+  })
+})
