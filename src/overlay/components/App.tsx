@@ -18,7 +18,7 @@ export function App() {
             <div className="welcome">
               <h1>Schedule Web</h1>
               <p className="muted">
-                Pick a session on the left, or create a new one. A new session keeps time in this browser’s zone
+                Pick a session from the list, or create a new one. A new session keeps time in this browser’s zone
                 {browserZone === null ? '' : ` (${browserZone})`}.
               </p>
             </div>

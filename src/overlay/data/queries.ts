@@ -23,7 +23,7 @@ export function useSessions() {
   return useQuery({
     queryKey: queryKeys.sessions(),
     queryFn: ({ signal }) => apiRequest<ListSessionsResponse>('/api/sessions', { signal }),
-    select: (data) => data.sessions,
+    select: (data) => [...data.sessions].sort((a, b) => b.createdAt - a.createdAt),
     refetchInterval: 15_000,
   })
 }
