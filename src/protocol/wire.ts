@@ -4,8 +4,9 @@ import type { SessionEvent, SessionHeader } from './events.ts'
 /** Body limit of every API request (SPEC 8). */
 export const MAX_BODY_BYTES = 64 * 1024
 
-/** Session ids (SPEC 2.1). */
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+import { SESSION_ID_PATTERN } from './session-id.ts'
+
+export { SESSION_ID_PATTERN }
 
 /** `POST /api/sessions` body; zones are validated separately so their errors carry the field. */
 export const createSessionBody = z.object({

@@ -1,4 +1,4 @@
-const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+import { SESSION_ID_PATTERN } from '../../protocol/session-id.ts'
 const PATH_PATTERN = /^\/s\/([^/]+)\/?$/
 
 /** The id of the Session named by a URL (`/s/<id>`, or `?session=<id>` as an alias), or null. */
