@@ -1,10 +1,9 @@
 import { z } from 'zod'
 import type { SessionEvent, SessionHeader } from './events.ts'
+import { SESSION_ID_PATTERN } from './session-id.ts'
 
 /** Body limit of every API request (SPEC 8). */
 export const MAX_BODY_BYTES = 64 * 1024
-
-import { SESSION_ID_PATTERN } from './session-id.ts'
 
 export { SESSION_ID_PATTERN }
 
