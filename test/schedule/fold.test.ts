@@ -1,0 +1,289 @@
+import { describe, expect, it } from 'vitest'
+import type { ScheduleRecord } from '../../src/protocol/wire.ts'
+import { createChange, deleteChange, dispatchChange } from '../../src/schedule/changes.ts'
+import { ScheduleError } from '../../src/schedule/errors.ts'
+import {
+  applyScheduleEvent,
+  dueOccurrences,
+  emptyScheduleState,
+  findActive,
+  foldSchedule,
+  nextDueAt,
+  nextScheduleId,
+  scheduleFold,
+  viewOf,
+  views,
+  type ScheduleState,
+} from '../../src/schedule/fold.ts'
+import { header, Log, rpcMessage } from './log.ts'
+
+const at = (value: string): number => Date.parse(value)
+
+const tea: ScheduleRecord = { id: 'schedule-1', kind: 'after', prompt: 'tea', afterSeconds: 60, scheduledAt: '2026-07-15T09:01:00.000Z' }
+const water: ScheduleRecord = { id: 'schedule-2', kind: 'every', prompt: 'water', everySeconds: 300, scheduledAt: '2026-07-15T09:05:00.000Z' }
+const call: ScheduleRecord = { id: 'schedule-3', kind: 'at', prompt: 'call', scheduledAt: '2026-07-15T10:00:00.000Z' }
+
+function fold(log: Log): unknown {
+  const result = foldSchedule(log.events)
+  return result.ok ? result.value : result.error.toToolError()
+}
+
+function corrupt(seq: number, reason: string): unknown {
+  return { code: 'corrupt_schedule_log', message: `schedule log is corrupt at seq ${seq}: ${reason}`, seq }
+}
+
+function threeCreated(): Log {
+  return new Log().change(createChange(tea)).change(createChange(water)).change(createChange(call))
+}
+
+describe('foldSchedule: creating', () => {
+  it('starts empty with schedule-1 next', () => {
+    expect(fold(new Log())).toEqual({ active: [], nextIdNumber: 1 })
+    expect(nextScheduleId(emptyScheduleState)).toBe('schedule-1')
+  })
+
+  it('keeps active reminders in creation order and the next id after the largest', () => {
+    const state = foldSchedule(threeCreated().events)
+    expect(state).toEqual({ ok: true, value: { active: [tea, water, call], nextIdNumber: 4 } })
+    expect(state.ok && nextScheduleId(state.value)).toBe('schedule-4')
+  })
+
+  it('ignores every other event type and returns the same state object', () => {
+    const state: ScheduleState = { active: [tea], nextIdNumber: 2 }
+    const log = new Log().turnStart(1).stepStart(1, 1).message(rpcMessage('m', 'UTC')).stepEnd(1, 1).turnEnd(1)
+    for (const event of log.events) {
+      const step = applyScheduleEvent(state, event)
+      expect(step.ok && step.value === state).toBe(true)
+    }
+  })
+
+  it('continues numbering after a gap', () => {
+    expect(fold(new Log().change(createChange({ ...call, id: 'schedule-7' })))).toEqual({
+      active: [{ ...call, id: 'schedule-7' }],
+      nextIdNumber: 8,
+    })
+  })
+
+  it('never reuses an id, even after it was deleted', () => {
+    const log = new Log().change(createChange(tea)).change(deleteChange('schedule-1')).change(createChange(tea))
+    expect(fold(log)).toEqual(corrupt(2, 'create of "schedule-1" is not after the last created id (the next free id is schedule-2)'))
+  })
+
+  it('refuses an id lower than one already created', () => {
+    const log = new Log().change(createChange(call)).change(createChange(water))
+    expect(fold(log)).toEqual(corrupt(1, 'create of "schedule-2" is not after the last created id (the next free id is schedule-4)'))
+  })
+})
+
+describe('foldSchedule: deleting', () => {
+  it('removes the reminder and keeps the id used', () => {
+    expect(fold(threeCreated().change(deleteChange('schedule-2')))).toEqual({ active: [tea, call], nextIdNumber: 4 })
+  })
+
+  it('refuses deleting an unknown id', () => {
+    expect(fold(threeCreated().change(deleteChange('schedule-9')))).toEqual(
+      corrupt(3, 'delete of "schedule-9", which is not an active reminder'),
+    )
+  })
+
+  it('refuses deleting twice', () => {
+    expect(fold(threeCreated().change(deleteChange('schedule-3')).change(deleteChange('schedule-3')))).toEqual(
+      corrupt(4, 'delete of "schedule-3", which is not an active reminder'),
+    )
+  })
+
+  it('refuses deleting a dispatched one-shot', () => {
+    expect(fold(threeCreated().change(dispatchChange('schedule-1', null)).change(deleteChange('schedule-1')))).toEqual(
+      corrupt(4, 'delete of "schedule-1", which is not an active reminder'),
+    )
+  })
+})
+
+describe('foldSchedule: dispatching', () => {
+  it('finishes a one-shot', () => {
+    expect(fold(threeCreated().change(dispatchChange('schedule-1', null)))).toEqual({ active: [water, call], nextIdNumber: 4 })
+  })
+
+  it('refuses dispatching a finished one-shot again', () => {
+    expect(fold(threeCreated().change(dispatchChange('schedule-3', null)).change(dispatchChange('schedule-3', null)))).toEqual(
+      corrupt(4, 'dispatch of "schedule-3", which is not an active reminder'),
+    )
+  })
+
+  it('refuses dispatching an unknown or deleted id', () => {
+    expect(fold(threeCreated().change(dispatchChange('schedule-4', null)))).toEqual(
+      corrupt(3, 'dispatch of "schedule-4", which is not an active reminder'),
+    )
+    expect(fold(threeCreated().change(deleteChange('schedule-2')).change(dispatchChange('schedule-2', '2026-07-15T09:05:00.000Z')))).toEqual(
+      corrupt(4, 'dispatch of "schedule-2", which is not an active reminder'),
+    )
+  })
+
+  it('refuses acceptedAt on a one-shot and its absence on a recurring reminder', () => {
+    expect(fold(threeCreated().change(dispatchChange('schedule-1', '2026-07-15T09:01:00.000Z')))).toEqual(
+      corrupt(3, 'dispatch of one-shot reminder "schedule-1" must not carry acceptedAt'),
+    )
+    expect(fold(threeCreated().change(dispatchChange('schedule-2', null)))).toEqual(
+      corrupt(3, 'dispatch of recurring reminder "schedule-2" needs acceptedAt'),
+    )
+  })
+
+  it('advances a recurring reminder to the next anchored target and keeps its place', () => {
+    expect(fold(threeCreated().change(dispatchChange('schedule-2', '2026-07-15T09:05:00.010Z')))).toEqual({
+      active: [tea, { ...water, scheduledAt: '2026-07-15T09:10:00.000Z' }, call],
+      nextIdNumber: 4,
+    })
+  })
+
+  it('catches up a late recurring reminder without replaying missed targets', () => {
+    expect(fold(threeCreated().change(dispatchChange('schedule-2', '2026-07-15T09:27:34.000Z')))).toEqual({
+      active: [tea, { ...water, scheduledAt: '2026-07-15T09:30:00.000Z' }, call],
+      nextIdNumber: 4,
+    })
+  })
+
+  it('refuses a recurring dispatch accepted before its target', () => {
+    expect(fold(threeCreated().change(dispatchChange('schedule-2', '2026-07-15T09:04:59.999Z')))).toEqual(
+      corrupt(3, 'dispatch of "schedule-2" accepted at 2026-07-15T09:04:59.999Z, before its target 2026-07-15T09:05:00.000Z'),
+    )
+  })
+
+  it('finishes a recurring reminder whose next target would pass year 9999', () => {
+    const late: ScheduleRecord = { ...water, scheduledAt: '9999-12-31T23:58:00.000Z' }
+    expect(fold(new Log().change(createChange(late)).change(dispatchChange('schedule-2', '9999-12-31T23:58:00.000Z')))).toEqual({
+      active: [],
+      nextIdNumber: 3,
+    })
+  })
+})
+
+describe('foldSchedule: malformed changes', () => {
+  it('reports the seq of an unknown version among other events', () => {
+    const log = new Log().turnStart(1).change(createChange(tea)).change({ version: 2, operation: 'delete', id: 'schedule-1' })
+    expect(fold(log)).toEqual(corrupt(2, 'unsupported change version 2'))
+  })
+
+  it('reports extra keys', () => {
+    expect(fold(new Log().change({ ...createChange(tea), note: 'x' }))).toEqual(
+      corrupt(0, 'a create change must have exactly the keys version, operation, schedule'),
+    )
+  })
+
+  it('stops at the first refused change', () => {
+    const log = new Log().change(deleteChange('schedule-1')).change({ version: 3 })
+    expect(fold(log)).toEqual(corrupt(0, 'delete of "schedule-1", which is not an active reminder'))
+  })
+})
+
+describe('scheduleFold (incremental)', () => {
+  it('is named schedule and starts empty', () => {
+    expect(scheduleFold.name).toBe('schedule')
+    expect(scheduleFold.init(header('UTC'))).toEqual({ active: [], nextIdNumber: 1 })
+  })
+
+  it('matches the whole-log fold when applied event by event', () => {
+    const log = threeCreated().turnStart(1).change(dispatchChange('schedule-2', '2026-07-15T09:06:00.000Z')).change(deleteChange('schedule-3'))
+    let state = scheduleFold.init(header('UTC'))
+    for (const event of log.events) {
+      scheduleFold.validate?.(state, event, header('UTC'))
+      state = scheduleFold.apply(state, event)
+    }
+    expect(foldSchedule(log.events)).toEqual({ ok: true, value: state })
+  })
+
+  it('validate throws the corrupt_schedule_log ScheduleError and leaves the state alone', () => {
+    const state: ScheduleState = { active: [tea], nextIdNumber: 2 }
+    const event = new Log().change(createChange(tea)).change(deleteChange('schedule-5')).events[1]
+    let thrown: unknown
+    try {
+      scheduleFold.validate?.(state, event, header('UTC'))
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(ScheduleError)
+    expect((thrown as ScheduleError).toToolError()).toEqual(corrupt(1, 'delete of "schedule-5", which is not an active reminder'))
+    expect(state).toEqual({ active: [tea], nextIdNumber: 2 })
+  })
+
+  it('apply throws on a change validate would refuse', () => {
+    const event = new Log().change({ version: 1, operation: 'delete' }).events[0]
+    expect(() => scheduleFold.apply(emptyScheduleState, event)).toThrow(
+      'schedule log is corrupt at seq 0: a delete change must have exactly the keys version, operation, id',
+    )
+  })
+
+  it('validate accepts a good change without returning anything', () => {
+    const event = new Log().change(createChange(tea)).events[0]
+    expect(scheduleFold.validate?.(emptyScheduleState, event, header('UTC'))).toBeUndefined()
+  })
+})
+
+describe('views', () => {
+  const state: ScheduleState = { active: [tea, water, call], nextIdNumber: 4 }
+
+  it('shows each active record with its state and delivery mode, in creation order', () => {
+    expect(views(state, at('2026-07-15T09:01:00.000Z'))).toEqual([
+      { ...tea, state: 'overdue', deliveryMode: 'session-local' },
+      { ...water, state: 'scheduled', deliveryMode: 'session-local' },
+      { ...call, state: 'scheduled', deliveryMode: 'session-local' },
+    ])
+  })
+
+  it('is overdue exactly at scheduledAt and scheduled one millisecond before', () => {
+    expect(viewOf(call, at('2026-07-15T09:59:59.999Z')).state).toBe('scheduled')
+    expect(viewOf(call, at('2026-07-15T10:00:00.000Z')).state).toBe('overdue')
+  })
+
+  it('serialises with the record keys first', () => {
+    expect(JSON.stringify(viewOf(call, 0))).toBe(
+      '{"id":"schedule-3","kind":"at","prompt":"call","scheduledAt":"2026-07-15T10:00:00.000Z","state":"scheduled","deliveryMode":"session-local"}',
+    )
+  })
+
+  it('is empty without active reminders', () => {
+    expect(views(emptyScheduleState, 0)).toEqual([])
+  })
+})
+
+describe('findActive, nextDueAt and dueOccurrences', () => {
+  const state: ScheduleState = { active: [call, water, tea], nextIdNumber: 4 }
+
+  it('finds only active ids', () => {
+    expect(findActive(state, 'schedule-2')).toEqual(water)
+    expect(findActive(state, 'schedule-4')).toBeUndefined()
+  })
+
+  it('gives the earliest target', () => {
+    expect(nextDueAt(state)).toBe(at('2026-07-15T09:01:00.000Z'))
+    expect(nextDueAt(emptyScheduleState)).toBeNull()
+  })
+
+  it('lists every reminder due at a decision, one occurrence each, in creation order', () => {
+    expect(dueOccurrences(state, at('2026-07-15T10:12:00.000Z'))).toEqual([
+      { id: 'schedule-3', prompt: 'call', occurrenceAt: '2026-07-15T10:00:00.000Z', acceptedAt: null },
+      { id: 'schedule-2', prompt: 'water', occurrenceAt: '2026-07-15T10:10:00.000Z', acceptedAt: '2026-07-15T10:12:00.000Z' },
+      { id: 'schedule-1', prompt: 'tea', occurrenceAt: '2026-07-15T09:01:00.000Z', acceptedAt: null },
+    ])
+    expect(dueOccurrences(state, at('2026-07-15T09:00:59.999Z'))).toEqual([])
+  })
+
+  it('never delivers a dispatched one-shot again after a restart (re-fold of the same log)', () => {
+    const log = threeCreated().change(dispatchChange('schedule-1', null))
+    const refolded = foldSchedule(log.events)
+    expect(refolded.ok && dueOccurrences(refolded.value, at('2026-07-15T09:30:00.000Z'))).toEqual([
+      { id: 'schedule-2', prompt: 'water', occurrenceAt: '2026-07-15T09:30:00.000Z', acceptedAt: '2026-07-15T09:30:00.000Z' },
+    ])
+  })
+
+  it('delivers a recurring reminder once per decision: after the dispatch, nothing is due until the next target', () => {
+    const decision = at('2026-07-15T09:27:34.000Z')
+    const first = foldSchedule(new Log().change(createChange(water)).events)
+    const due = first.ok ? dueOccurrences(first.value, decision) : []
+    expect(due).toEqual([
+      { id: 'schedule-2', prompt: 'water', occurrenceAt: '2026-07-15T09:25:00.000Z', acceptedAt: '2026-07-15T09:27:34.000Z' },
+    ])
+    const after = foldSchedule(new Log().change(createChange(water)).change(dispatchChange('schedule-2', due[0].acceptedAt)).events)
+    expect(after.ok && dueOccurrences(after.value, decision)).toEqual([])
+    expect(after.ok && nextDueAt(after.value)).toBe(at('2026-07-15T09:30:00.000Z'))
+  })
+})
