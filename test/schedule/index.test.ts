@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import * as schedule from '../../src/schedule/index.ts'
+
+describe('src/schedule public surface', () => {
+  it('exports exactly the domain entry points', () => {
+    expect(Object.keys(schedule).sort()).toEqual(
+      [
+        'FOLLOW_UP_BLOCK_SEPARATOR',
+        'FOLLOW_UP_HEADER',
+        'FOLLOW_UP_INSTRUCTION',
+        'MAX_INSTANT_MS',
+        'MIN_EVERY_SECONDS',
+        'MIN_INSTANT_MS',
+        'ScheduleError',
+        'applyScheduleEvent',
+        'checkTarget',
+        'createChange',
+        'createRecord',
+        'decodeScheduleChange',
+        'deleteChange',
+        'dispatchChange',
+        'dueOccurrence',
+        'dueOccurrences',
+        'emptyScheduleState',
+        'findActive',
+        'foldSchedule',
+        'followUpMessage',
+        'formatFollowUp',
+        'internalError',
+        'isScheduleError',
+        'localToInstant',
+        'nextDueAt',
+        'nextScheduleId',
+        'nextTarget',
+        'parseCanonicalInstant',
+        'parseCreateArgs',
+        'parseDeleteArgs',
+        'parseFollowUp',
+        'parseListArgs',
+        'parseLocalDate',
+        'parseLocalTime',
+        'parseRfc3339',
+        'persistenceUncertain',
+        'resolveCreateRequest',
+        'resolveImplicitZone',
+        'scheduleChangeDraft',
+        'scheduleFold',
+        'scheduleId',
+        'scheduleIdNumber',
+        'toScheduledAt',
+        'viewOf',
+        'views',
+      ].sort(),
+    )
+  })
+})
