@@ -84,6 +84,7 @@ export function applyScheduleEvent(state: ScheduleState, event: SessionEvent): S
 export function foldSchedule(events: Iterable<SessionEvent>): ScheduleResult<ScheduleState> {
   let state = emptyScheduleState
   for (const event of events) {
+    if (event.type !== 'schedule/change') continue
     const step = applyScheduleEvent(state, event)
     if (!step.ok) return step
     state = step.value
@@ -96,11 +97,13 @@ export const scheduleFold: SessionFold<ScheduleState> = {
   name: 'schedule',
   init: () => emptyScheduleState,
   apply(state, event) {
+    if (event.type !== 'schedule/change') return state
     const step = applyScheduleEvent(state, event)
     if (!step.ok) throw step.error
     return step.value
   },
   validate(state, event) {
+    if (event.type !== 'schedule/change') return
     const step = applyScheduleEvent(state, event)
     if (!step.ok) throw step.error
   },

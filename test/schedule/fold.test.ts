@@ -212,6 +212,13 @@ describe('scheduleFold (incremental)', () => {
     )
   })
 
+  it('passes other events through untouched', () => {
+    const state: ScheduleState = { active: [tea], nextIdNumber: 2 }
+    const event = new Log().turnStart(1).events[0]
+    expect(scheduleFold.apply(state, event)).toBe(state)
+    expect(scheduleFold.validate?.(state, event, header('UTC'))).toBeUndefined()
+  })
+
   it('validate accepts a good change without returning anything', () => {
     const event = new Log().change(createChange(tea)).events[0]
     expect(scheduleFold.validate?.(emptyScheduleState, event, header('UTC'))).toBeUndefined()
