@@ -17,7 +17,14 @@ export type TestServer = {
   stop(graceful?: boolean): Promise<void>
   /** Stops and starts again on the same data dir (new port). */
   restart(): Promise<TestServer>
+  /** What the server wrote to stderr so far (for failure messages). */
+  stderr(): string
 }
+
+const running = new Set<ChildProcess>()
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
 
 /** Starts `src/server/cli.ts serve` on port 0 and resolves once it prints its listening line. */
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
@@ -33,6 +40,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     ['--import', 'tsx', join(root, 'src/server/cli.ts'), 'serve', '--port', '0', '--data-dir', dataDir, '--no-build', ...args],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   )
+  running.add(child)
+  child.once('exit', () => running.delete(child))
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
@@ -63,6 +72,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     url,
     dataDir,
     stop,
+    stderr: () => stderr,
     restart: async () => {
       await stop(true)
       return startServer({ dataDir, args })

@@ -1,0 +1,107 @@
+import { expect, test } from '@playwright/test'
+import { clientZoneOf, createSessionFromUi, readingCards, readingSessionZoneOf, sendMessage, waitForTurnEnds, ZoneBrowsers } from './support/browser.ts'
+import { personMessages, readingTexts, readSessionFile } from './support/log.ts'
+import { startServer, type TestServer } from './support/server.ts'
+
+let server: TestServer
+let zones: ZoneBrowsers
+
+test.beforeAll(async () => {
+  server = await startServer()
+})
+test.afterAll(async () => {
+  await server?.stop()
+})
+test.beforeEach(({ browser }) => {
+  zones = new ZoneBrowsers(browser)
+})
+test.afterEach(async () => {
+  await zones.closeAll()
+})
+
+test('a new Session takes the zone of the browser that created it', async () => {
+  const shanghai = await zones.open('Asia/Shanghai', server.url)
+  await expect(shanghai.getByTestId('browser-zone')).toHaveText('Asia/Shanghai')
+  const id = await createSessionFromUi(shanghai)
+
+  await expect(shanghai.getByTestId('session-zone')).toHaveText('Asia/Shanghai')
+  await expect(shanghai.getByTestId('browser-zone')).toHaveText('Asia/Shanghai')
+  await expect(shanghai.getByTestId('zone-disagreement')).toHaveCount(0)
+  await expect(shanghai.locator(`[data-testid="session-item"][data-session-id="${id}"]`)).toContainText('Asia/Shanghai')
+
+  const file = await readSessionFile(server.dataDir, id)
+  expect(file.headerLine).toContain('"timeZone":"Asia/Shanghai"')
+  expect(file.header).toMatchObject({ type: 'session', version: 1, id, timeZone: 'Asia/Shanghai' })
+  expect(file.events).toEqual([])
+})
+
+test('a browser in another zone opening the Session link sees the disagreement banner', async ({}, testInfo) => {
+  const shanghai = await zones.open('Asia/Shanghai', server.url)
+  const id = await createSessionFromUi(shanghai)
+
+  const newYork = await zones.open('America/New_York', shanghai.url())
+  await expect(newYork.getByTestId('session-zone')).toHaveText('Asia/Shanghai')
+  await expect(newYork.getByTestId('browser-zone')).toHaveText('America/New_York')
+  const banner = newYork.getByTestId('zone-disagreement')
+  await expect(banner).toBeVisible()
+  await expect(banner).toHaveAttribute('data-kind', 'different')
+  await expect(banner).toContainText('Asia/Shanghai')
+  await expect(banner).toContainText('America/New_York')
+  await newYork.screenshot({ path: testInfo.outputPath('disagreement-banner.png') })
+
+  await expect(shanghai.getByTestId('zone-disagreement')).toHaveCount(0)
+  const file = await readSessionFile(server.dataDir, id)
+  expect(file.header.timeZone).toBe('Asia/Shanghai')
+  expect(file.events).toEqual([])
+})
+
+test('readings show the zone of the browser that sent the message', async ({}, testInfo) => {
+  const shanghai = await zones.open('Asia/Shanghai', server.url)
+  const id = await createSessionFromUi(shanghai)
+  const newYork = await zones.open('America/New_York', shanghai.url())
+
+  await sendMessage(newYork, 'Hello from New York')
+  await waitForTurnEnds(server.url, id, 1)
+
+  for (const page of [newYork, shanghai]) {
+    const message = page.getByTestId('message-user')
+    await expect(message).toHaveCount(1)
+    await expect(message).toHaveAttribute('data-client-zone', 'America/New_York')
+    await expect(message).toHaveAttribute('data-state', 'entered')
+    await expect(message).toContainText('sent from America/New_York')
+    await expect(message).toContainText('Hello from New York')
+    const card = readingCards(page)
+    await expect(card).toHaveCount(1)
+    await expect(card).toHaveAttribute('data-client-kind', 'resolved')
+    await expect(card).toHaveAttribute('data-turn', '1')
+    await expect(card).toHaveAttribute('data-step', '1')
+    await expect(clientZoneOf(card)).toHaveText('America/New_York')
+    await expect(readingSessionZoneOf(card)).toHaveText('Asia/Shanghai')
+    await expect(page.getByTestId('message-assistant')).toContainText('your time zone: America/New_York')
+  }
+
+  await sendMessage(shanghai, 'And hello from Shanghai')
+  await waitForTurnEnds(server.url, id, 2)
+  const second = readingCards(shanghai).nth(1)
+  await expect(second).toHaveAttribute('data-client-kind', 'resolved')
+  await expect(second).toHaveAttribute('data-turn', '2')
+  await expect(clientZoneOf(second)).toHaveText('Asia/Shanghai')
+  await expect(shanghai.getByTestId('message-user').nth(1)).toHaveAttribute('data-client-zone', 'Asia/Shanghai')
+  await shanghai.screenshot({ path: testInfo.outputPath('session-with-readings.png') })
+
+  const { events } = await readSessionFile(server.dataDir, id)
+  const sent = personMessages(events)
+  expect(sent.map((event) => event.data.source)).toEqual([
+    { kind: 'user', rpcId: expect.any(String), clientTimeZone: 'America/New_York' },
+    { kind: 'user', rpcId: expect.any(String), clientTimeZone: 'Asia/Shanghai' },
+  ])
+  const readings = readingTexts(events)
+  expect(readings).toHaveLength(2)
+  expect(readings[0].split('\n')).toEqual([
+    expect.stringMatching(/^Time sampled while preparing turn 1, step 1: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00\[Asia\/Shanghai\]$/),
+    'Session time zone: Asia/Shanghai.',
+    'Client time zone for this request: America/New_York.',
+    expect.stringMatching(/^Elapsed since the preceding model-visible message: \S+\.$/),
+  ])
+  expect(readings[1]).toContain('\nClient time zone for this request: Asia/Shanghai.\n')
+})
