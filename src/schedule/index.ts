@@ -71,3 +71,8 @@ export {
   parseFollowUp,
   type FollowUpReminder,
 } from './follow-up.ts'
+export { sessionScheduleFold, type SessionScheduleState } from './session-state.ts'
+export { createSchedule, deleteSchedule, listSchedules, scheduleTools } from './tools.ts'
+export { ScheduleOwner, MAX_TIMER_MS, realTimers, type Timers } from './owner.ts'
+export { ScheduleWriter } from './writer.ts'
+export { createSchedulePlugin, type SchedulePlugin, type ScheduleService } from './plugin.ts'

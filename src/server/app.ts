@@ -8,7 +8,6 @@ import {
   MAX_BODY_BYTES,
   SESSION_ID_PATTERN,
   sendMessageBody,
-  type ScheduleView,
   type SessionSummary,
 } from '../protocol/wire.ts'
 import { HostError } from '../host/errors.ts'
@@ -17,12 +16,10 @@ import type { Host } from '../host/host.ts'
 import type { Session } from '../host/session.ts'
 import { ApiError, errorResponse } from './api-error.ts'
 import { security, type SecurityOptions } from './security.ts'
+import type { ScheduleService } from '../schedule/plugin.ts'
 
 /** The Schedule routes' view of reminders. */
-export interface ScheduleApi {
-  list(session: Session): ScheduleView[]
-  delete(session: Session, scheduleId: string): Promise<{ id: string; deleted: boolean }>
-}
+export type ScheduleApi = ScheduleService
 
 /** What the HTTP app is built from. */
 export type AppDeps = {

@@ -4,6 +4,7 @@ import type { SessionEvent, SessionHeader } from '../protocol/events.ts'
 import { loadSessionFile } from '../host/session-file.ts'
 import { HostError } from '../host/errors.ts'
 import { checkSessionLog } from '../invariant/index.ts'
+import { foldSchedule } from '../schedule/index.ts'
 
 /** Extra whole-log checks run after the invariant (e.g. the Schedule fold). */
 export type LogCheck = (
@@ -66,4 +67,13 @@ export async function runCheck(paths: string[], extra: LogCheck[] = [], print: (
     allOk &&= result.ok
   }
   return allOk
+}
+
+/** The Schedule fold as a whole-log check (SPEC 11). */
+export const scheduleCheck: LogCheck = (_header, events) => {
+  const result = foldSchedule(events)
+  if (result.ok) return { ok: true }
+  const details = result.error.details
+  const seq = 'seq' in details ? details.seq : -1
+  return { ok: false, seq, message: result.error.message }
 }

@@ -6,6 +6,7 @@ import { systemClock, type Clock, type Plugin } from '../host/plugin-api.ts'
 import { createInvariantPlugin } from '../invariant/index.ts'
 import { createTimeContextPlugin } from '../plugin/index.ts'
 import { OfflineModel } from './offline-model.ts'
+import { createSchedulePlugin, type ScheduleService, type Timers } from '../schedule/index.ts'
 
 /** How the app's host is composed. */
 export type ComposeOptions = {
@@ -18,6 +19,7 @@ export type ComposeOptions = {
   clock?: Clock
   compactThresholdChars?: number
   extraPlugins?: Plugin[]
+  timers?: Timers
   log?: (line: string) => void
 }
 
@@ -39,17 +41,27 @@ export function defaultPlugins(options: Pick<ComposeOptions, 'refreshIntervalMs'
   return [createTimeContextPlugin(config), createInvariantPlugin()]
 }
 
-/** Builds the host the server runs. */
-export async function composeHost(options: ComposeOptions): Promise<Host> {
+/** The host the server runs and the Schedule service behind its reminder routes. */
+export type Composition = { host: Host; schedules: ScheduleService }
+
+/** Builds the host with time-context, its invariant and Schedule mounted. */
+export async function compose(options: ComposeOptions): Promise<Composition> {
   const clock = options.clock ?? systemClock
   const model =
     typeof options.model === 'string' ? await createModel(options.model, { delayMs: options.modelDelayMs, clock }) : options.model
-  return Host.create({
+  const schedule = createSchedulePlugin(options.timers ? { timers: options.timers } : {})
+  const host = await Host.create({
     dataDir: options.dataDir,
     model,
     clock,
-    plugins: [...defaultPlugins(options), ...(options.extraPlugins ?? [])],
+    plugins: [...defaultPlugins(options), schedule, ...(options.extraPlugins ?? [])],
     ...(options.compactThresholdChars === undefined ? {} : { compactThresholdChars: options.compactThresholdChars }),
     ...(options.log ? { log: options.log } : {}),
   })
+  return { host, schedules: schedule.service }
+}
+
+/** Builds the host the server runs (see `compose`). */
+export async function composeHost(options: ComposeOptions): Promise<Host> {
+  return (await compose(options)).host
 }

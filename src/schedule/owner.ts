@@ -1,0 +1,120 @@
+import type { Clock, SessionView } from '../host/plugin-api.ts'
+import { randomId } from '../host/ids.ts'
+import { dispatchChange, scheduleChangeDraft } from './changes.ts'
+import { dueOccurrences, nextDueAt } from './fold.ts'
+import { followUpMessage } from './follow-up.ts'
+import { sessionScheduleFold } from './session-state.ts'
+import type { ScheduleWriter } from './writer.ts'
+
+/** Longest single timer segment (setTimeout's limit). */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** The timers the owner uses, injectable so tests can fire them by hand. */
+export interface Timers {
+  set(callback: () => void, ms: number): unknown
+  clear(handle: unknown): void
+}
+
+/** Real timers. */
+export const realTimers: Timers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+}
+
+type Armed = { session: SessionView; handle: unknown; target: number }
+
+/**
+ * The live owner of every open session's reminders (SPEC 7.5): waits for the earliest target in
+ * bounded segments, re-reading the clock on every wake, and delivers due reminders as one queued
+ * follow-up inside an exclusive maintenance claim, then records the dispatch durably.
+ */
+export class ScheduleOwner {
+  private readonly armed = new Map<string, Armed>()
+  private readonly delivering = new Set<string>()
+  private stopped = false
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly writer: ScheduleWriter,
+    private readonly timers: Timers = realTimers,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
+
+  /** (Re)arms the timer of a session from its folded state. */
+  arm(session: SessionView): void {
+    if (this.stopped) return
+    this.disarm(session.id)
+    const current = session.fold(sessionScheduleFold)
+    if (!current.ok) return
+    const target = nextDueAt(current.state)
+    if (target === null) return
+    const wait = target - this.clock.now()
+    if (wait <= 0) {
+      void this.deliver(session)
+      return
+    }
+    const handle = this.timers.set(() => this.wake(session, target), Math.min(wait, MAX_TIMER_MS))
+    this.armed.set(session.id, { session, handle, target })
+  }
+
+  /** Stops every timer; nothing is delivered afterwards. */
+  stop(): void {
+    this.stopped = true
+    for (const id of [...this.armed.keys()]) this.disarm(id)
+  }
+
+  /** The target a session's timer waits for, if armed. */
+  armedTarget(sessionId: string): number | null {
+    return this.armed.get(sessionId)?.target ?? null
+  }
+
+  private disarm(id: string): void {
+    const armed = this.armed.get(id)
+    if (armed) this.timers.clear(armed.handle)
+    this.armed.delete(id)
+  }
+
+  private wake(session: SessionView, target: number): void {
+    this.armed.delete(session.id)
+    if (this.stopped) return
+    if (this.clock.now() < target) this.arm(session)
+    else void this.deliver(session)
+  }
+
+  /** Delivers what is due now; waits once for the session to become idle when a turn holds it. */
+  async deliver(session: SessionView): Promise<void> {
+    if (this.stopped || this.delivering.has(session.id)) return
+    this.delivering.add(session.id)
+    try {
+      for (;;) {
+        if (session.running) await session.whenIdle()
+        if (this.stopped) return
+        try {
+          await session.runMaintenance(() => this.writer.exclusive(session, () => this.dispatchDue(session)))
+          return
+        } catch (error) {
+          if (!session.running) throw error
+        }
+      }
+    } catch (error) {
+      this.log(`session ${session.id}: reminder delivery failed: ${error instanceof Error ? error.message : String(error)}`)
+    } finally {
+      this.delivering.delete(session.id)
+      this.arm(session)
+    }
+  }
+
+  private async dispatchDue(session: SessionView): Promise<void> {
+    const current = session.fold(sessionScheduleFold)
+    if (!current.ok) return
+    const due = dueOccurrences(current.state, this.clock.now())
+    if (due.length === 0) return
+    const message = followUpMessage(
+      randomId('reminder-'),
+      due.map((o) => ({ id: o.id, occurrenceAt: o.occurrenceAt, prompt: o.prompt })),
+    )
+    await session.enqueue(message, 'next-turn')
+    await session.append(due.map((o) => scheduleChangeDraft(dispatchChange(o.id, o.acceptedAt))))
+    await session.flush()
+  }
+}
