@@ -1,4 +1,3 @@
-import type { SessionFold } from '../host/plugin-api.ts'
 import type { SessionEvent } from '../protocol/events.ts'
 import type { ScheduleRecord, ScheduleView } from '../protocol/wire.ts'
 import { isInRange, toScheduledAt } from './absolute-time.ts'
@@ -90,23 +89,6 @@ export function foldSchedule(events: Iterable<SessionEvent>): ScheduleResult<Sch
     state = step.value
   }
   return ok(state)
-}
-
-/** The incremental fold for the host: `validate` throws the `corrupt_schedule_log` ScheduleError. */
-export const scheduleFold: SessionFold<ScheduleState> = {
-  name: 'schedule',
-  init: () => emptyScheduleState,
-  apply(state, event) {
-    if (event.type !== 'schedule/change') return state
-    const step = applyScheduleEvent(state, event)
-    if (!step.ok) throw step.error
-    return step.value
-  },
-  validate(state, event) {
-    if (event.type !== 'schedule/change') return
-    const step = applyScheduleEvent(state, event)
-    if (!step.ok) throw step.error
-  },
 }
 
 /** A record as tools and the API show it: overdue iff now ≥ scheduledAt. */

@@ -55,7 +55,6 @@ export {
   findActive,
   applyScheduleEvent,
   foldSchedule,
-  scheduleFold,
   viewOf,
   views,
   nextDueAt,

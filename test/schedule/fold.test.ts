@@ -1,3 +1,4 @@
+import { sessionScheduleFold } from '../../src/schedule/session-state.ts'
 import { describe, expect, it } from 'vitest'
 import type { ScheduleRecord } from '../../src/protocol/wire.ts'
 import { createChange, deleteChange, dispatchChange } from '../../src/schedule/changes.ts'
@@ -10,7 +11,6 @@ import {
   foldSchedule,
   nextDueAt,
   nextScheduleId,
-  scheduleFold,
   viewOf,
   views,
   type ScheduleState,
@@ -175,53 +175,30 @@ describe('foldSchedule: malformed changes', () => {
   })
 })
 
-describe('scheduleFold (incremental)', () => {
-  it('is named schedule and starts empty', () => {
-    expect(scheduleFold.name).toBe('schedule')
-    expect(scheduleFold.init(header('UTC'))).toEqual({ active: [], nextIdNumber: 1 })
+describe('sessionScheduleFold (incremental, per session)', () => {
+  it('starts empty', () => {
+    expect(sessionScheduleFold.init(header('UTC'))).toEqual({ ok: true, state: { active: [], nextIdNumber: 1 } })
   })
 
   it('matches the whole-log fold when applied event by event', () => {
     const log = threeCreated().turnStart(1).change(dispatchChange('schedule-2', '2026-07-15T09:06:00.000Z')).change(deleteChange('schedule-3'))
-    let state = scheduleFold.init(header('UTC'))
-    for (const event of log.events) {
-      scheduleFold.validate?.(state, event, header('UTC'))
-      state = scheduleFold.apply(state, event)
-    }
-    expect(foldSchedule(log.events)).toEqual({ ok: true, value: state })
+    let state = sessionScheduleFold.init(header('UTC'))
+    for (const event of log.events) state = sessionScheduleFold.apply(state, event)
+    const whole = foldSchedule(log.events)
+    expect(whole.ok && state.ok && state.state).toEqual(whole.ok && whole.value)
   })
 
-  it('validate throws the corrupt_schedule_log ScheduleError and leaves the state alone', () => {
-    const state: ScheduleState = { active: [tea], nextIdNumber: 2 }
-    const event = new Log().change(createChange(tea)).change(deleteChange('schedule-5')).events[1]
-    let thrown: unknown
-    try {
-      scheduleFold.validate?.(state, event, header('UTC'))
-    } catch (error) {
-      thrown = error
-    }
-    expect(thrown).toBeInstanceOf(ScheduleError)
-    expect((thrown as ScheduleError).toToolError()).toEqual(corrupt(1, 'delete of "schedule-5", which is not an active reminder'))
-    expect(state).toEqual({ active: [tea], nextIdNumber: 2 })
-  })
-
-  it('apply throws on a change validate would refuse', () => {
-    const event = new Log().change({ version: 1, operation: 'delete' }).events[0]
-    expect(() => scheduleFold.apply(emptyScheduleState, event)).toThrow(
-      'schedule log is corrupt at seq 0: a delete change must have exactly the keys version, operation, id',
-    )
+  it('records corruption instead of throwing, and stays corrupt', () => {
+    const log = new Log().change(createChange(tea)).change(deleteChange('schedule-5')).change(createChange(water))
+    let state = sessionScheduleFold.init(header('UTC'))
+    for (const event of log.events) state = sessionScheduleFold.apply(state, event)
+    expect(state.ok).toBe(false)
+    expect(!state.ok && state.error.toToolError()).toEqual(corrupt(1, 'delete of "schedule-5", which is not an active reminder'))
   })
 
   it('passes other events through untouched', () => {
-    const state: ScheduleState = { active: [tea], nextIdNumber: 2 }
-    const event = new Log().turnStart(1).events[0]
-    expect(scheduleFold.apply(state, event)).toBe(state)
-    expect(scheduleFold.validate?.(state, event, header('UTC'))).toBeUndefined()
-  })
-
-  it('validate accepts a good change without returning anything', () => {
-    const event = new Log().change(createChange(tea)).events[0]
-    expect(scheduleFold.validate?.(emptyScheduleState, event, header('UTC'))).toBeUndefined()
+    const state = sessionScheduleFold.init(header('UTC'))
+    expect(sessionScheduleFold.apply(state, new Log().turnStart(1).events[0])).toBe(state)
   })
 })
 
