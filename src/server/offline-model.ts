@@ -4,8 +4,8 @@ import { parseReadingText, type ReadingFields } from '../protocol/reading-text.t
 import { canonicalTimeZone } from '../protocol/time-zone.ts'
 import type { Clock } from '../host/plugin-api.ts'
 import { systemClock } from '../host/plugin-api.ts'
+import { FOLLOW_UP_HEADER, parseFollowUp } from '../schedule/follow-up.ts'
 
-const REMINDER_HEADER = '[SCHEDULE REMINDER]'
 const ZONE_IN_TEXT = /\b(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/
 const UNIT_SECONDS: Record<string, number> = { second: 1, sec: 1, minute: 60, min: 60, hour: 3600, hr: 3600, day: 86400 }
 
@@ -113,19 +113,9 @@ function latestPersonText(messages: ModelMessage[]): string | null {
 }
 
 function relay(text: string): string {
-  const prompts: string[] = []
-  for (const line of text.split('\n')) {
-    if (line.startsWith('reminder_prompt_json: ')) {
-      try {
-        const value: unknown = JSON.parse(line.slice('reminder_prompt_json: '.length))
-        if (typeof value === 'string') prompts.push(value)
-      } catch {
-        prompts.push(line)
-      }
-    }
-  }
-  if (prompts.length === 0) return 'A reminder is due.'
-  return prompts.map((p) => `Reminder: ${p}`).join('\n')
+  const reminders = parseFollowUp(text)
+  if (reminders === null) return 'A reminder is due.'
+  return reminders.map((r) => `Reminder: ${r.prompt}`).join('\n')
 }
 
 type ToolOutcome = { name: string; args: string; text: string; isError: boolean }
@@ -196,7 +186,7 @@ export class OfflineModel implements Model {
     const reading = latestReading(messages)
     const text = latestPersonText(messages)
     if (text === null) return { text: 'Noted.', toolCalls: [] }
-    if (text.startsWith(REMINDER_HEADER)) return { text: relay(text), toolCalls: [] }
+    if (text.startsWith(FOLLOW_UP_HEADER)) return { text: relay(text), toolCalls: [] }
     const hasTool = (name: string): boolean => request.tools.some((t) => t.name === name)
     const intent = parseIntent(text, reading, this.clock.now())
     const call = (name: string, args: Record<string, unknown>): ModelResponse => {
