@@ -12,9 +12,10 @@ let zones: ZoneBrowsers
 test.beforeEach(({ browser }) => {
   zones = new ZoneBrowsers(browser)
 })
-test.afterEach(async () => {
+test.afterEach(async ({}, testInfo) => {
+  if (server !== undefined && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server-stderr', { body: server.stderr() })
   await zones.closeAll()
-  await server?.stop()
+  await server?.dispose()
 })
 
 test('two browsers in two zones steering one open turn produce a mixed reading', async ({}, testInfo) => {

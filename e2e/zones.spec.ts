@@ -10,12 +10,13 @@ test.beforeAll(async () => {
   server = await startServer()
 })
 test.afterAll(async () => {
-  await server?.stop()
+  await server?.dispose()
 })
 test.beforeEach(({ browser }) => {
   zones = new ZoneBrowsers(browser)
 })
-test.afterEach(async () => {
+test.afterEach(async ({}, testInfo) => {
+  if (server !== undefined && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server-stderr', { body: server.stderr() })
   await zones.closeAll()
 })
 

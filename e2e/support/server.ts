@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,6 +17,8 @@ export type TestServer = {
   stop(graceful?: boolean): Promise<void>
   /** Stops and starts again on the same data dir (new port). */
   restart(): Promise<TestServer>
+  /** Stops the server (kill -9) and removes its data dir. */
+  dispose(): Promise<void>
   /** What the server wrote to stderr so far (for failure messages). */
   stderr(): string
 }
@@ -73,6 +75,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     dataDir,
     stop,
     stderr: () => stderr,
+    dispose: async () => {
+      await stop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
     restart: async () => {
       await stop(true)
       return startServer({ dataDir, args })

@@ -1,0 +1,118 @@
+import { expect, test } from '@playwright/test'
+import type { SessionEvent } from '../src/protocol/events.ts'
+import { clientZoneOf, createSessionFromUi, readingCards, sendMessage, waitForTurnEnds, wallClockAhead, ZoneBrowsers } from './support/browser.ts'
+import { assistantTexts, fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
+import { startServer, type TestServer } from './support/server.ts'
+
+let server: TestServer
+let zones: ZoneBrowsers
+
+test.beforeAll(async () => {
+  server = await startServer()
+})
+test.afterAll(async () => {
+  await server?.dispose()
+})
+test.beforeEach(({ browser }) => {
+  zones = new ZoneBrowsers(browser)
+})
+test.afterEach(async ({}, testInfo) => {
+  if (server !== undefined && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server-stderr', { body: server.stderr() })
+  await zones.closeAll()
+})
+
+function toolEvents(events: readonly SessionEvent[], name: string) {
+  const calls = events.filter((event): event is SessionEvent<'tool/call'> => event.type === 'tool/call' && event.data.name === name)
+  return calls.map((call) => {
+    const result = events.find(
+      (event): event is SessionEvent<'tool/result'> => event.type === 'tool/result' && event.data.callId === call.data.callId,
+    )
+    return {
+      arguments: JSON.parse(call.data.arguments) as Record<string, unknown>,
+      result: result === undefined ? undefined : (JSON.parse(result.data.content[0].text) as Record<string, unknown>),
+      isError: result?.data.isError === true,
+    }
+  })
+}
+
+function wallClockIn(zone: string, iso: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(
+    new Date(iso),
+  )
+}
+
+test('a local time from a browser in the Session zone becomes a reminder without a zone question', async ({}, testInfo) => {
+  const berlin = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(berlin)
+  await expect(berlin.getByTestId('session-zone')).toHaveText('Europe/Berlin')
+  await expect(berlin.getByTestId('zone-disagreement')).toHaveCount(0)
+
+  const at = wallClockAhead('Europe/Berlin', 2)
+  await sendMessage(berlin, `remind me at ${at} to stretch`)
+  const events = await waitForTurnEnds(server.url, id, 1)
+
+  const reminder = berlin.getByTestId('reminder')
+  await expect(reminder).toHaveCount(1)
+  await expect(reminder).toHaveAttribute('data-schedule-id', 'schedule-1')
+  await expect(reminder).toHaveAttribute('data-state', 'scheduled')
+  await expect(reminder).toContainText('stretch')
+  await expect(reminder).toContainText(`${at}:00`)
+  await expect(reminder).toContainText('(Europe/Berlin)')
+  await expect(berlin.getByTestId('reminder-countdown')).toHaveText(/^in (1m |2m )?\d+s$/)
+  const answer = berlin.getByTestId('message-assistant')
+  await expect(answer).toContainText('Done: reminder schedule-1 "stretch"')
+  await expect(answer).not.toContainText('Which time zone')
+  await expect(clientZoneOf(readingCards(berlin).first())).toHaveText('Europe/Berlin')
+  await berlin.screenshot({ path: testInfo.outputPath('reminders-panel.png') })
+  await berlin.getByRole('region', { name: 'Reminders' }).screenshot({ path: testInfo.outputPath('reminders-panel-only.png') })
+
+  const [create] = toolEvents(events, 'schedule_create')
+  expect(create.arguments).toEqual({ prompt: 'stretch', at: { date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), time: `${at}:00` } })
+  expect(create.isError).toBe(false)
+  const { events: onDisk } = await readSessionFile(server.dataDir, id)
+  const changes = scheduleChanges(onDisk)
+  expect(changes).toEqual([
+    { version: 1, operation: 'create', schedule: { id: 'schedule-1', kind: 'at', prompt: 'stretch', scheduledAt: expect.any(String) } },
+  ])
+  const scheduledAt = (changes[0].schedule as { scheduledAt: string }).scheduledAt
+  expect(wallClockIn('Europe/Berlin', scheduledAt)).toBe(`${at}:00`)
+  expect(Date.parse(scheduledAt)).toBeGreaterThan(Date.now())
+  expect(await fetchSchedules(server.url, id)).toEqual([
+    expect.objectContaining({ id: 'schedule-1', prompt: 'stretch', scheduledAt, state: 'scheduled', deliveryMode: 'session-local' }),
+  ])
+})
+
+test('a local time from a browser in another zone makes the assistant ask which zone is meant', async ({}, testInfo) => {
+  const berlin = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(berlin)
+  const newYork = await zones.open('America/New_York', berlin.url())
+  await expect(newYork.getByTestId('zone-disagreement')).toBeVisible()
+
+  const at = wallClockAhead('Europe/Berlin', 2)
+  await sendMessage(newYork, `remind me at ${at} to stretch`)
+  const events = await waitForTurnEnds(server.url, id, 1)
+
+  for (const page of [newYork, berlin]) {
+    const answer = page.getByTestId('message-assistant')
+    await expect(answer).toHaveCount(1)
+    await expect(answer).toContainText('Which time zone do you mean')
+    await expect(answer).toContainText('Europe/Berlin')
+    await expect(answer).toContainText('America/New_York')
+    await expect(page.getByTestId('reminder')).toHaveCount(0)
+    await expect(page.getByRole('region', { name: 'Reminders' })).toContainText('No active reminders')
+  }
+  await expect(clientZoneOf(readingCards(newYork).first())).toHaveText('America/New_York')
+  await newYork.screenshot({ path: testInfo.outputPath('zone-question.png') })
+
+  const [create] = toolEvents(events, 'schedule_create')
+  expect(create.arguments).toMatchObject({ prompt: 'stretch', at: { time: `${at}:00` } })
+  expect(create.result).toMatchObject({
+    code: 'timezone_confirmation_required',
+    sessionTimeZone: 'Europe/Berlin',
+    clientTimeZones: ['America/New_York'],
+  })
+  const { events: onDisk } = await readSessionFile(server.dataDir, id)
+  expect(scheduleChanges(onDisk)).toEqual([])
+  expect(assistantTexts(onDisk)).toEqual([expect.stringContaining('Which time zone do you mean')])
+  expect(await fetchSchedules(server.url, id)).toEqual([])
+})
