@@ -5,6 +5,7 @@ import { canonicalTimeZone } from '../protocol/time-zone.ts'
 import type { Clock } from '../host/plugin-api.ts'
 import { systemClock } from '../host/plugin-api.ts'
 import { FOLLOW_UP_HEADER, parseFollowUp } from '../schedule/follow-up.ts'
+import { wallClockAt } from '../schedule/absolute-time.ts'
 
 const ZONE_IN_TEXT = /\b(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/
 const UNIT_SECONDS: Record<string, number> = { second: 1, sec: 1, minute: 60, min: 60, hour: 3600, hr: 3600, day: 86400 }
@@ -28,20 +29,6 @@ function promptOf(text: string): string {
 
 function pad(n: number): string {
   return String(n).padStart(2, '0')
-}
-
-function wallDateIn(epochMs: number, zone: string): { y: number; m: number; d: number; hh: number; mm: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(epochMs))
-  const get = (t: string): number => Number(parts.find((p) => p.type === t)?.value ?? '0')
-  return { y: get('year'), m: get('month'), d: get('day'), hh: get('hour'), mm: get('minute') }
 }
 
 function addDays(y: number, m: number, d: number, days: number): string {
@@ -79,11 +66,11 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
     const zoneForDate =
       explicitZone ?? (reading && reading.session !== 'unavailable' ? reading.session : /\[(.+)\]$/.exec(reading?.timestamp ?? '')?.[1] ?? 'UTC')
     const now = readingInstant(reading) ?? fallbackNow
-    const wall = wallDateIn(now, zoneForDate)
+    const wall = wallClockAt(zoneForDate, now)
     let days = at[1] ? 1 : 0
-    if (!at[1] && (hour < wall.hh || (hour === wall.hh && minute <= wall.mm))) days = 1
+    if (!at[1] && (hour < wall.hour || (hour === wall.hour && minute <= wall.minute))) days = 1
     const local: Record<string, unknown> = {
-      date: addDays(wall.y, wall.m, wall.d, days),
+      date: addDays(wall.year, wall.month, wall.day, days),
       time: `${pad(hour)}:${pad(minute)}:00`,
     }
     if (explicitZone) local.time_zone = explicitZone
