@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { SessionEvent } from '../../protocol/events.ts'
-import type { SessionStatus } from '../../protocol/wire.ts'
+import type { GetSessionResponse, SessionStatus } from '../../protocol/wire.ts'
 import { contiguousEnd, hasGap, lastSeq, mergeEvents, type EventLog } from '../lib/event-log.ts'
 import { withAccessToken } from './auth.ts'
 import { sessionApiPath } from './http.ts'
@@ -92,6 +92,11 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
         setSessionStatus(client, id, status, eventCount)
       }
       if (schedulesChanged) void client.invalidateQueries({ queryKey: queryKeys.schedules(id) })
+      const untitled = client.getQueryData<GetSessionResponse>(queryKeys.session(id))?.session.title === undefined
+      if (untitled && events.some((e) => e.type === 'user/message' && e.data.source.kind === 'user')) {
+        void client.invalidateQueries({ queryKey: queryKeys.session(id) })
+        void client.invalidateQueries({ queryKey: queryKeys.sessions() })
+      }
     }
 
     const enqueue = (item: Incoming) => {
