@@ -80,7 +80,7 @@ test('readings show the zone of the browser that sent the message', async ({}, t
     await expect(readingSessionZoneOf(card)).toHaveText('Asia/Shanghai')
     await expect(page.getByTestId('message-assistant')).toContainText('your time zone: America/New_York')
     await expect(page.locator('.session-head h1')).toHaveText('Hello from New York')
-    await expect(page.getByTestId('session-item')).toContainText('Hello from New York')
+    await expect(page.locator(`[data-testid="session-item"][data-session-id="${id}"]`)).toContainText('Hello from New York')
   }
 
   await sendMessage(shanghai, 'And hello from Shanghai')
