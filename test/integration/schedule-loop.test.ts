@@ -236,6 +236,27 @@ describe('Schedule on the real loop', () => {
     await host.close()
   })
 
+  it('waits in timer segments of at most 2^31-1 ms and never fires early when the clock moves back', async () => {
+    const dir = await tempDir()
+    const { host, model, clock, timers } = await build(dir)
+    model.push(create({ prompt: 'renew passport', after_seconds: 30 * 86_400 }), { text: 'set' })
+    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    await turnWith(session, rpc('m1', 'in 30 days', 'UTC'))
+    expect(timers.requested.at(-1)).toBe(2 ** 31 - 1)
+    clock.advance(2 ** 31 - 1)
+    timers.fireAll()
+    expect(timers.requested.at(-1)).toBe(30 * 86_400_000 - (2 ** 31 - 1))
+    clock.advance(-86_400_000)
+    timers.fireAll()
+    expect(timers.requested.at(-1)).toBe(30 * 86_400_000 - (2 ** 31 - 1) + 86_400_000)
+    expect(followUps(session.events())).toEqual([])
+    clock.set(T0 + 30 * 86_400_000 + 5_000)
+    timers.fireAll()
+    await waitFor(session, (events) => followUps(events).length === 1)
+    await settle(session)
+    await host.close()
+  })
+
   it('answers persistence_uncertain when the durability barrier fails', async () => {
     const dir = await tempDir()
     const { host } = await build(dir)

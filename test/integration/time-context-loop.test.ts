@@ -130,6 +130,43 @@ describe('time-context on the real loop and store', () => {
     }
   })
 
+  it('adds no reading when the turn is cancelled while downstream listeners run', async () => {
+    const dir = await tempDir()
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const slow: Plugin = { name: 'slow', install: (c) => c.on('agent/pre-step', async (_p, next) => { await gate; return next() }) }
+    const { host } = await makeHost(dir, { plugins: plugins({}, [slow]) })
+    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    await session.enqueue(rpc('m1', 'x', 'UTC'), 'next-turn')
+    await waitFor(session, (events) => events.some((e) => e.type === 'turn/start'))
+    session.cancel()
+    release()
+    await settle(session)
+    expect(readings(session.events())).toEqual([])
+    expect(session.events().at(-1)?.data).toEqual({ turn: 1, reason: 'aborted' })
+    await host.close()
+  })
+
+  it.each(['before', 'during'])('adds no reading when the time-context plugin is disposed %s next()', async (when) => {
+    const dir = await tempDir()
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const slow: Plugin = { name: 'slow', install: (c) => c.on('agent/pre-step', async (_p, next) => { await gate; return next() }) }
+    const { host, model } = await makeHost(dir, { plugins: [slow] })
+    const timeContext = await host.install(createTimeContextPlugin({}, { systemTimeZone: () => 'UTC' }))
+    model.push({ text: 'ok' })
+    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    if (when === 'before') timeContext.dispose()
+    await session.enqueue(rpc('m1', 'x', 'UTC'), 'next-turn')
+    await waitFor(session, (events) => events.some((e) => e.type === 'turn/start'))
+    if (when === 'during') timeContext.dispose()
+    release()
+    await settle(session)
+    expect(readings(session.events())).toEqual([])
+    expect(types(session.events())).toContain('assistant/message')
+    await host.close()
+  })
+
   it('injects on every batch by default and honours a positive interval across turns and a restart', async () => {
     const dir = await tempDir()
     const clock = new FakeClock(T0)
