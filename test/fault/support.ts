@@ -1,0 +1,123 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process'
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+
+/** Root of the repository (the CLI runs from here). */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/** A seeded PRNG (mulberry32): the same seed gives the same plan on every run. */
+export class Rng {
+  private state: number
+
+  constructor(seed: number) {
+    this.state = seed >>> 0
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0
+    let t = this.state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1))
+  }
+
+  /** One element of a non-empty list. */
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]
+  }
+
+  /** True with probability p. */
+  chance(p: number): boolean {
+    return this.next() < p
+  }
+}
+
+/** A child process of the CLI with its captured output. */
+export type CliProcess = {
+  child: ChildProcessByStdio<null, Readable, Readable>
+  stdout: () => string
+  stderr: () => string
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/** Runs `node --import tsx src/server/cli.ts <args>` as one process (so SIGKILL lands on the server itself). */
+export function cli(args: string[]): CliProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SCHEDULE_WEB_TOKEN: '', PORT: '' },
+  })
+  let out = ''
+  let err = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
+  return { child, stdout: () => out, stderr: () => err, exited }
+}
+
+/** Starts `serve` on a free loopback port and resolves once it printed its listening line. */
+export async function startServer(dataDir: string, extra: string[] = []): Promise<CliProcess & { url: string }> {
+  const running = cli(['serve', '--port', '0', '--data-dir', dataDir, '--no-build', ...extra])
+  const deadline = Date.now() + 20_000
+  while (!running.stdout().includes('\n')) {
+    if (running.child.exitCode !== null || running.child.signalCode !== null || Date.now() > deadline) {
+      running.child.kill('SIGKILL')
+      throw new Error(`server did not start: ${running.stdout()} ${running.stderr()}`)
+    }
+    await sleep(10)
+  }
+  const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(running.stdout())
+  if (!match) throw new Error(`unexpected first output ${JSON.stringify(running.stdout())}`)
+  return { ...running, url: match[1] }
+}
+
+/** Runs `check` over paths and resolves with its exit code and output. */
+export async function runCheckCli(paths: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const running = cli(['check', ...paths])
+  const { code } = await running.exited
+  return { code, stdout: running.stdout(), stderr: running.stderr() }
+}
+
+/** Waits ms. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** Every file under a directory (relative path → bytes), for "nothing was written" comparisons. */
+export async function snapshotDir(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>()
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdir(join(dir, rel), { withFileTypes: true })
+    for (const entry of entries) {
+      const child = rel === '' ? entry.name : `${rel}/${entry.name}`
+      if (entry.isDirectory()) {
+        out.set(`${child}/`, Buffer.alloc(0))
+        await walk(child)
+      } else out.set(child, await readFile(join(dir, child)))
+    }
+  }
+  await walk('')
+  return out
+}
+
+/** Describes how two snapshots differ, or null when they are identical. */
+export function diffSnapshots(before: Map<string, Buffer>, after: Map<string, Buffer>): string | null {
+  const changes: string[] = []
+  for (const [name, bytes] of after) {
+    const old = before.get(name)
+    if (old === undefined) changes.push(`new ${name} (${bytes.length} bytes)`)
+    else if (!old.equals(bytes)) changes.push(`changed ${name} (${old.length} → ${bytes.length} bytes)`)
+  }
+  for (const name of before.keys()) if (!after.has(name)) changes.push(`removed ${name}`)
+  return changes.length === 0 ? null : changes.join('; ')
+}
