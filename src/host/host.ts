@@ -10,7 +10,7 @@ import type { Model } from './models/model.ts'
 import { systemClock, type Clock, type Plugin, type SessionFold } from './plugin-api.ts'
 import { HostPluginContext, installPlugin, PluginRegistry } from './registry.ts'
 import { Session } from './session.ts'
-import { cutTornTail, loadSessionFile, SessionFileWriter } from './session-file.ts'
+import { cutTornTail, loadSessionFile, peekSessionHeader, SessionFileWriter } from './session-file.ts'
 import { SessionLog } from './session-log.ts'
 
 /** How to build a host. */
@@ -30,6 +30,18 @@ export type OutgoingMessage = { text: string; clientTimeZone?: string; mode?: 'q
 /** The default system prompt of the assistant. */
 export const DEFAULT_SYSTEM_PROMPT =
   'You are the Schedule Web assistant. Time-context messages tell you the current time, the Session time zone and the time zone of the person writing; use them for anything time-related. Use the schedule tools to create, list and delete reminders. When a local time is ambiguous because zones disagree or are unknown, ask which time zone is meant.'
+
+function zonesEqual(existing: string | undefined, requested: string | undefined): boolean {
+  return existing === undefined ? requested === undefined : sameTimeZone(existing, requested)
+}
+
+function conflict(id: string, requested: string | undefined, existing: string | undefined): HostError {
+  return new HostError('session-conflict', `session ${id} already exists with another time zone`, {
+    sessionId: id,
+    requestedTimeZone: requested ?? null,
+    existingTimeZone: existing ?? null,
+  })
+}
 
 /** The agent host: session store on JSONL files, plugins, and one agent loop per session. */
 export class Host {
@@ -175,6 +187,14 @@ export class Host {
     let created = false
     let pending = this.sessions.get(id)
     if (!pending) {
+      // a cold session with another zone is refused from its header alone: never resumed, nothing written
+      const onDisk = await peekSessionHeader(this.path(id))
+      if (onDisk !== null && onDisk.id === id && !zonesEqual(onDisk.timeZone, input.timeZone)) {
+        throw conflict(id, input.timeZone, onDisk.timeZone)
+      }
+      pending = this.sessions.get(id)
+    }
+    if (!pending) {
       pending = SessionFileWriter.create(this.path(id), header).then(
         (writer) => {
           created = true
@@ -190,16 +210,7 @@ export class Host {
     }
     const existing = await pending
     if (created) return { session: existing, created: true }
-    const existingZone = existing.header.timeZone
-    const equal =
-      existingZone === undefined ? input.timeZone === undefined : sameTimeZone(existingZone, input.timeZone)
-    if (!equal) {
-      throw new HostError('session-conflict', `session ${id} already exists with another time zone`, {
-        sessionId: id,
-        requestedTimeZone: input.timeZone ?? null,
-        existingTimeZone: existingZone ?? null,
-      })
-    }
+    if (!zonesEqual(existing.header.timeZone, input.timeZone)) throw conflict(id, input.timeZone, existing.header.timeZone)
     return { session: existing, created: false }
   }
 

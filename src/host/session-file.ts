@@ -119,6 +119,29 @@ export async function loadSessionFile(path: string): Promise<LoadedSessionFile> 
   return { header, events, tornBytes, validBytes: end, missingFinalNewline }
 }
 
+/**
+ * Reads only the header of an existing session file (never opens the session); null when the file
+ * is missing, empty, or its first line is not a complete valid header (the full load reports those).
+ */
+export async function peekSessionHeader(path: string): Promise<SessionHeader | null> {
+  let handle: FileHandle
+  try {
+    handle = await open(path, 'r')
+  } catch {
+    return null
+  }
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(8192), 0, 8192, 0)
+    const nl = buffer.subarray(0, bytesRead).indexOf(0x0a)
+    if (nl === -1) return null
+    return decodeHeader(JSON.parse(buffer.subarray(0, nl).toString('utf8')) as unknown, path)
+  } catch {
+    return null
+  } finally {
+    await handle.close()
+  }
+}
+
 /** Cuts a torn final line away so that later appends start on a fresh line. */
 export async function cutTornTail(path: string, keepBytes: number): Promise<void> {
   await truncate(path, keepBytes)

@@ -92,6 +92,9 @@ function toApiError(error: unknown): ApiError {
       }
     }
   }
+  if ((error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET') {
+    return new ApiError(400, 'bad-request', 'the request body was cut off before it ended')
+  }
   return new ApiError(500, 'internal', error instanceof Error ? error.message : String(error))
 }
 
@@ -167,6 +170,8 @@ export function createApp(deps: AppDeps): Hono {
     }
     const session = await host.openSession(id)
     cursor = Math.min(cursor, session.length - 1)
+    // HEAD never reads the body: a stream started for it would never be cancelled, so never start one
+    if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' })
     return streamSSE(c, async (stream) => {
       let wake: (() => void) | null = null
       let statusDirty = true
