@@ -1,0 +1,101 @@
+import type { SessionEvent } from '../src/protocol/events.ts'
+import { loadSessionFile } from '../src/host/session-file.ts'
+import { checkSessionLog } from '../src/invariant/check-session-log.ts'
+import { isTimeContextSource } from '../src/plugin/reading-message.ts'
+import { foldSchedule } from '../src/schedule/index.ts'
+import { checkFile, scheduleCheck } from '../src/server/check.ts'
+import { checkWithPerLineLoader, readAndParsePerLine, readAndParseWhole, streamingCheck } from './check-variants.ts'
+import { medianTiming, timed, type Timing } from './measure.ts'
+import { naiveCheckSessionLog } from './naive.ts'
+
+/** Median timings of whole-log validation of one file beside its read + parse floors. */
+export type CheckRow = {
+  parseWhole: Timing
+  parsePerLine: Timing
+  /** The faster of the two read + parse floors. */
+  floor: Timing
+  check: Timing
+  perLineCheck: Timing
+  streaming: Timing
+  naive: Timing | null
+}
+
+async function ok(label: string, run: () => Promise<{ ok: boolean }>): Promise<Timing> {
+  const { value, timing } = await timed(run)
+  if (!value.ok) throw new Error(`${label} rejects a generated session: ${JSON.stringify(value)}`)
+  return timing
+}
+
+/** Times read+parse, `checkFile`, the two proposed variants (interleaved) and, optionally, the naive checker. */
+export async function measureCheck(path: string, reps: number, naiveReps: number): Promise<CheckRow> {
+  const parseWhole: Timing[] = []
+  const parsePerLine: Timing[] = []
+  const check: Timing[] = []
+  const perLineCheck: Timing[] = []
+  const streaming: Timing[] = []
+  for (let r = 0; r < reps; r++) {
+    parseWhole.push((await timed(() => readAndParseWhole(path))).timing)
+    parsePerLine.push((await timed(() => readAndParsePerLine(path))).timing)
+    check.push(await ok('checkFile', () => checkFile(path, [scheduleCheck])))
+    perLineCheck.push(await ok('per-line-loader check', () => checkWithPerLineLoader(path)))
+    streaming.push(await ok('streaming check', () => streamingCheck(path)))
+  }
+  const naive: Timing[] = []
+  for (let r = 0; r < naiveReps; r++) {
+    naive.push(
+      await ok('naive checker', async () => {
+        const { header, events } = await loadSessionFile(path)
+        const invariant = naiveCheckSessionLog(header, events)
+        return { ok: invariant.ok && foldSchedule(events).ok }
+      }),
+    )
+  }
+  const whole = medianTiming(parseWhole)
+  const perLine = medianTiming(parsePerLine)
+  return {
+    parseWhole: whole,
+    parsePerLine: perLine,
+    floor: whole.wallMs <= perLine.wallMs ? whole : perLine,
+    check: medianTiming(check),
+    perLineCheck: medianTiming(perLineCheck),
+    streaming: medianTiming(streaming),
+    naive: naive.length > 0 ? medianTiming(naive) : null,
+  }
+}
+
+/**
+ * Guards the naive checker: on a valid log it accepts, and on logs with one reading tampered
+ * (client zone, elapsed value, baseline label) it fails at the same seq with the same message as
+ * the project's checker. Returns the disagreements.
+ */
+export async function naiveCheckerDisagreements(path: string): Promise<string[]> {
+  const { header, events } = await loadSessionFile(path)
+  const out: string[] = []
+  const clean = naiveCheckSessionLog(header, events)
+  if (!clean.ok) out.push(`naive checker rejects a valid log: ${clean.message}`)
+  const readings = events.filter(
+    (e): e is SessionEvent<'user/message'> => e.type === 'user/message' && isTimeContextSource(e.data.source),
+  )
+  const target = readings[Math.floor(readings.length / 2)]
+  const tampers: [string, (text: string) => string][] = [
+    ['client zone', (t) => t.replace(/request: [^\n]*\./, 'request: Europe/Paris.')],
+    ['elapsed', (t) => t.replace(/: ([^\n]*)\.$/, ': 9d 9s.')],
+    [
+      'baseline',
+      (t) =>
+        t.includes('model-visible message') ? t.replace('model-visible message', 'step context') : t.replace('step context', 'model-visible message'),
+    ],
+  ]
+  for (const [what, change] of tampers) {
+    const text = change(target.data.content[0].text)
+    const source = { ...target.data.source, sections: [{ name: 'time-context', text }] }
+    const tampered = { ...target, data: { ...target.data, content: [{ type: 'text' as const, text }], source } }
+    const copy = events.map((e) => (e === target ? tampered : e))
+    const a = checkSessionLog(header, copy)
+    const b = naiveCheckSessionLog(header, copy)
+    if (a.ok || b.ok || a.seq !== b.seq || a.message !== b.message) {
+      out.push(`naive and project checkers disagree on a tampered ${what}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`)
+    }
+  }
+  return out
+}

@@ -1,0 +1,124 @@
+import { compose } from '../src/server/compose.ts'
+import { listen } from '../src/server/serve.ts'
+import { percentile } from './measure.ts'
+
+type Frame = { event?: string; id?: string; data: string }
+
+/** Reads server-sent event frames off a fetch body. */
+class SseReader {
+  private buffer = ''
+  private readonly decoder = new TextDecoder()
+
+  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
+
+  async next(): Promise<Frame> {
+    for (;;) {
+      const end = this.buffer.indexOf('\n\n')
+      if (end !== -1) {
+        const block = this.buffer.slice(0, end)
+        this.buffer = this.buffer.slice(end + 2)
+        const frame: Frame = { data: '' }
+        const data: string[] = []
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) continue
+          const colon = line.indexOf(':')
+          const field = colon === -1 ? line : line.slice(0, colon)
+          const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '')
+          if (field === 'data') data.push(value)
+          else if (field === 'event') frame.event = value
+          else if (field === 'id') frame.id = value
+        }
+        if (data.length === 0 && frame.event === undefined) continue
+        frame.data = data.join('\n')
+        return frame
+      }
+      const { done, value } = await this.reader.read()
+      if (done) throw new Error('event stream ended')
+      this.buffer += this.decoder.decode(value, { stream: true })
+    }
+  }
+}
+
+type StreamedEvent = { seq: number; type: string; data: { source?: { kind?: string; plugin?: string }; turn?: number } }
+
+/** HTTP round-trip figures in milliseconds. */
+export type HttpFigures = {
+  messages: number
+  ackP50: number
+  ackP95: number
+  readingP50: number
+  readingP95: number
+  turnP50: number
+  turnP95: number
+}
+
+/**
+ * Real server on port 0 with the offline model: for each message, the time from the POST to the
+ * 202 answer, to the reading event arriving on the SSE stream, and to the turn's `turn/end`.
+ */
+export async function measureHttp(dataDir: string, messages: number, warmup: number): Promise<HttpFigures> {
+  const { host, schedules } = await compose({ dataDir, model: 'offline', log: () => undefined })
+  const server = await listen({ host, bindHost: '127.0.0.1', port: 0, schedules })
+  const controller = new AbortController()
+  try {
+    const created = await fetch(`${server.url}/api/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ timeZone: 'Asia/Shanghai', sessionId: 'bench-http' }),
+    })
+    if (created.status !== 201) throw new Error(`session create answered ${created.status}`)
+    const response = await fetch(`${server.url}/api/sessions/bench-http/stream`, { signal: controller.signal })
+    if (!response.body) throw new Error('no event stream body')
+    const sse = new SseReader(response.body.getReader())
+    const zones = ['Asia/Shanghai', 'America/New_York', 'Europe/Berlin']
+    const ack: number[] = []
+    const reading: number[] = []
+    const turn: number[] = []
+    for (let i = 0; i < warmup + messages; i++) {
+      const start = performance.now()
+      let readingAt = -1
+      let turnAt = -1
+      const watched = (async () => {
+        for (;;) {
+          const frame = await sse.next()
+          if (frame.event !== 'session-event') continue
+          const event = JSON.parse(frame.data) as StreamedEvent
+          if (event.type === 'user/message' && event.data.source?.kind === 'plugin' && event.data.source.plugin === 'time-context') {
+            readingAt = performance.now()
+          }
+          if (event.type === 'turn/end') {
+            turnAt = performance.now()
+            return
+          }
+        }
+      })()
+      const posted = await fetch(`${server.url}/api/sessions/bench-http/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: `What time is it? (message ${i + 1})`, clientTimeZone: zones[i % zones.length] }),
+      })
+      const ackAt = performance.now()
+      if (posted.status !== 202) throw new Error(`message POST answered ${posted.status}`)
+      await posted.arrayBuffer()
+      await watched
+      if (readingAt < 0) throw new Error(`turn ${i + 1} ended without a reading on the stream`)
+      if (i >= warmup) {
+        ack.push(ackAt - start)
+        reading.push(readingAt - start)
+        turn.push(turnAt - start)
+      }
+    }
+    return {
+      messages,
+      ackP50: percentile(ack, 50),
+      ackP95: percentile(ack, 95),
+      readingP50: percentile(reading, 50),
+      readingP95: percentile(reading, 95),
+      turnP50: percentile(turn, 50),
+      turnP95: percentile(turn, 95),
+    }
+  } finally {
+    controller.abort()
+    await server.close()
+  }
+}
