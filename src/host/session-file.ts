@@ -1,4 +1,5 @@
-import { open, readFile, stat, truncate, type FileHandle } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { link, open, readFile, rename, rm, stat, truncate, type FileHandle } from 'node:fs/promises'
 import type { EventType, SessionEvent, SessionHeader } from '../protocol/events.ts'
 import { canonicalTimeZone } from '../protocol/time-zone.ts'
 import { SESSION_ID_PATTERN } from '../protocol/wire.ts'
@@ -159,23 +160,25 @@ export class SessionFileWriter {
     return new SessionFileWriter(await open(path, 'a'), needsNewline)
   }
 
-  /** Creates a new session file holding only the header; fails when the file exists. */
+  /** Creates a session file holding only the header, atomically (staged, then linked into place); fails when it exists. */
   static async create(path: string, header: SessionHeader): Promise<SessionFileWriter> {
-    let handle: FileHandle
+    const staging = `${path}.${randomBytes(6).toString('hex')}.tmp`
+    const draft = await open(staging, 'wx')
     try {
-      handle = await open(path, 'wx')
+      await draft.appendFile(`${JSON.stringify(header)}\n`)
+      await draft.sync()
+    } finally {
+      await draft.close()
+    }
+    try {
+      await link(staging, path)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || (await stat(path)).size !== 0) throw error
-      handle = await open(path, 'a')
+      await rename(staging, path)
+    } finally {
+      await rm(staging, { force: true })
     }
-    try {
-      await handle.appendFile(`${JSON.stringify(header)}\n`)
-      await handle.sync()
-    } catch (error) {
-      await handle.close()
-      throw error
-    }
-    return new SessionFileWriter(handle, false)
+    return SessionFileWriter.open(path)
   }
 
   /** Writes the lines (each without its newline) in one write call. */
