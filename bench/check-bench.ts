@@ -1,23 +1,33 @@
+import { readFile } from 'node:fs/promises'
 import type { SessionEvent } from '../src/protocol/events.ts'
 import { loadSessionFile } from '../src/host/session-file.ts'
 import { checkSessionLog } from '../src/invariant/check-session-log.ts'
 import { isTimeContextSource } from '../src/plugin/reading-message.ts'
 import { foldSchedule } from '../src/schedule/index.ts'
-import { checkFile, scheduleCheck } from '../src/server/check.ts'
-import { checkWithPerLineLoader, readAndParsePerLine, readAndParseWhole, streamingCheck } from './check-variants.ts'
+import { checkFile } from '../src/server/check.ts'
 import { medianTiming, timed, type Timing } from './measure.ts'
 import { naiveCheckSessionLog } from './naive.ts'
 
-/** Median timings of whole-log validation of one file beside its read + parse floors. */
+/** Median timings of whole-log validation of one file beside the time to read it and parse every line. */
 export type CheckRow = {
-  parseWhole: Timing
-  parsePerLine: Timing
-  /** The faster of the two read + parse floors. */
   floor: Timing
   check: Timing
-  perLineCheck: Timing
-  streaming: Timing
   naive: Timing | null
+}
+
+/** The floor: read the file and `JSON.parse` every line (decoded from the Buffer one line at a time), keeping nothing. */
+export async function readAndParse(path: string): Promise<number> {
+  const buf = await readFile(path)
+  let pos = 0
+  let lines = 0
+  while (pos < buf.length) {
+    let nl = buf.indexOf(0x0a, pos)
+    if (nl === -1) nl = buf.length
+    JSON.parse(buf.toString('utf8', pos, nl))
+    lines++
+    pos = nl + 1
+  }
+  return lines
 }
 
 async function ok(label: string, run: () => Promise<{ ok: boolean }>): Promise<Timing> {
@@ -26,19 +36,13 @@ async function ok(label: string, run: () => Promise<{ ok: boolean }>): Promise<T
   return timing
 }
 
-/** Times read+parse, `checkFile`, the two proposed variants (interleaved) and, optionally, the naive checker. */
+/** Times read+parse and `checkFile` (interleaved) and, optionally, the naive checker. */
 export async function measureCheck(path: string, reps: number, naiveReps: number): Promise<CheckRow> {
-  const parseWhole: Timing[] = []
-  const parsePerLine: Timing[] = []
+  const floor: Timing[] = []
   const check: Timing[] = []
-  const perLineCheck: Timing[] = []
-  const streaming: Timing[] = []
   for (let r = 0; r < reps; r++) {
-    parseWhole.push((await timed(() => readAndParseWhole(path))).timing)
-    parsePerLine.push((await timed(() => readAndParsePerLine(path))).timing)
-    check.push(await ok('checkFile', () => checkFile(path, [scheduleCheck])))
-    perLineCheck.push(await ok('per-line-loader check', () => checkWithPerLineLoader(path)))
-    streaming.push(await ok('streaming check', () => streamingCheck(path)))
+    floor.push((await timed(() => readAndParse(path))).timing)
+    check.push(await ok('checkFile', () => checkFile(path)))
   }
   const naive: Timing[] = []
   for (let r = 0; r < naiveReps; r++) {
@@ -50,15 +54,9 @@ export async function measureCheck(path: string, reps: number, naiveReps: number
       }),
     )
   }
-  const whole = medianTiming(parseWhole)
-  const perLine = medianTiming(parsePerLine)
   return {
-    parseWhole: whole,
-    parsePerLine: perLine,
-    floor: whole.wallMs <= perLine.wallMs ? whole : perLine,
+    floor: medianTiming(floor),
     check: medianTiming(check),
-    perLineCheck: medianTiming(perLineCheck),
-    streaming: medianTiming(streaming),
     naive: naive.length > 0 ? medianTiming(naive) : null,
   }
 }

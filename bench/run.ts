@@ -12,7 +12,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getHeapStatistics } from 'node:v8'
-import { checkFile, scheduleCheck } from '../src/server/check.ts'
+import { checkFile } from '../src/server/check.ts'
 import { measureCheck, naiveCheckerDisagreements, type CheckRow } from './check-bench.ts'
 import { compareDecisions, loadDecisionSubject, measureDecisions, type DecisionSubject } from './decision-bench.ts'
 import { generateSession, type GeneratedSession } from './generate.ts'
@@ -60,7 +60,7 @@ async function generateAll(sizes: number[], sessionsDir: string): Promise<Map<nu
     const id = `bench-${sizeLabel(size)}`
     const path = join(sessionsDir, `${id}.jsonl`)
     const { value: g, timing } = await timed(() => generateSession({ path, id, targetEvents: size, seed: SEED + i, sessionZone: SESSION_ZONE }))
-    const verdict = await checkFile(path, [scheduleCheck])
+    const verdict = await checkFile(path)
     if (!verdict.ok) throw new Error(`generated session is not valid: ${verdict.line}`)
     generated.set(size, g)
     log(
@@ -101,8 +101,7 @@ async function main(): Promise<void> {
       const row = await measureCheck(at(size).path, reps, NAIVE_CHECK_SIZES.has(size) ? (size >= 100_000 ? 1 : 3) : 0)
       checkRows.set(size, row)
       log(
-        `check ${sizeLabel(size)}: parse ${fmt(row.parseWhole.wallMs)} (whole) / ${fmt(row.parsePerLine.wallMs)} (per line) ms, ` +
-          `checkFile ${fmt(row.check.wallMs)} ms, fix A ${fmt(row.perLineCheck.wallMs)} ms, fix A+B ${fmt(row.streaming.wallMs)} ms, ` +
+        `check ${sizeLabel(size)}: read+parse ${fmt(row.floor.wallMs)} ms, checkFile ${fmt(row.check.wallMs)} ms, ` +
           `naive ${fmt(row.naive?.wallMs)} ms; load ${loadAverage()}`,
       )
     }

@@ -68,43 +68,50 @@ function decodeEvent(value: unknown, expectedSeq: number, path: string, line: nu
   return value as unknown as SessionEvent
 }
 
-/** Reads a session file: torn final line tolerated, any other damage refused (never rewritten here). */
-export async function loadSessionFile(path: string): Promise<LoadedSessionFile> {
-  const buf = await readFile(path)
+/** What scanning a session file's bytes found besides its events. */
+export type ScannedSessionFile = Omit<LoadedSessionFile, 'events'> & { eventCount: number }
+
+/**
+ * Walks a session file's bytes line by line (decoding one line at a time, so no size cap and no
+ * whole-file string): the header first, then each event with contiguous seq handed to `visit`.
+ * A torn final line is reported, not visited; any other damage throws a session-corrupt error.
+ */
+export function scanSessionBytes(
+  buf: Buffer,
+  path: string,
+  visit: (event: SessionEvent) => void,
+  onHeader?: (header: SessionHeader) => void,
+): ScannedSessionFile {
   if (buf.length === 0) {
     throw Object.assign(new Error(`session file ${path} is empty (its creation never completed)`), { code: 'ENOENT' })
   }
   let end = buf.length
   let tornBytes = 0
-  const lastNl = buf.lastIndexOf(0x0a)
   let missingFinalNewline = false
+  const lastNl = buf.lastIndexOf(0x0a)
   if (lastNl !== buf.length - 1) {
-    const tail = buf.subarray(lastNl + 1).toString('utf8')
-    let parsed = false
+    let parsed: boolean
     try {
-      JSON.parse(tail)
+      JSON.parse(buf.toString('utf8', lastNl + 1))
       parsed = true
     } catch {
       parsed = false
     }
-    if (parsed && lastNl >= 0) {
-      missingFinalNewline = true
-    } else if (lastNl >= 0) {
+    if (lastNl < 0 && !parsed) throw corrupt(path, 1, 'header line is incomplete')
+    if (parsed) missingFinalNewline = true
+    else {
       tornBytes = buf.length - (lastNl + 1)
       end = lastNl + 1
-    } else if (!parsed) {
-      throw corrupt(path, 1, 'header line is incomplete')
     }
   }
-  const text = buf.subarray(0, end).toString('utf8')
   let pos = 0
   let lineNo = 0
   let header: SessionHeader | undefined
-  const events: SessionEvent[] = []
-  while (pos < text.length) {
-    let nl = text.indexOf('\n', pos)
-    if (nl === -1) nl = text.length
-    const line = text.slice(pos, nl)
+  let eventCount = 0
+  while (pos < end) {
+    let nl = buf.indexOf(0x0a, pos)
+    if (nl === -1 || nl > end) nl = end
+    const line = buf.toString('utf8', pos, nl)
     pos = nl + 1
     lineNo++
     let value: unknown
@@ -113,11 +120,22 @@ export async function loadSessionFile(path: string): Promise<LoadedSessionFile> 
     } catch {
       throw corrupt(path, lineNo, 'line is not valid JSON')
     }
-    if (header === undefined) header = decodeHeader(value, path)
-    else events.push(decodeEvent(value, events.length, path, lineNo))
+    if (header === undefined) {
+      header = decodeHeader(value, path)
+      onHeader?.(header)
+    } else visit(decodeEvent(value, eventCount++, path, lineNo))
   }
   if (header === undefined) throw corrupt(path, 1, 'file has no header')
-  return { header, events, tornBytes, validBytes: end, missingFinalNewline }
+  return { header, eventCount, tornBytes, validBytes: end, missingFinalNewline }
+}
+
+/** Reads a session file: torn final line tolerated, any other damage refused (never rewritten here). */
+export async function loadSessionFile(path: string): Promise<LoadedSessionFile> {
+  const events: SessionEvent[] = []
+  const { header, tornBytes, validBytes, missingFinalNewline } = scanSessionBytes(await readFile(path), path, (event) => {
+    events.push(event)
+  })
+  return { header, events, tornBytes, validBytes, missingFinalNewline }
 }
 
 /**

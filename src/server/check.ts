@@ -1,16 +1,49 @@
-import { readdir, stat } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SessionEvent, SessionHeader } from '../protocol/events.ts'
-import { loadSessionFile } from '../host/session-file.ts'
+import { scanSessionBytes } from '../host/session-file.ts'
 import { HostError } from '../host/errors.ts'
-import { checkSessionLog } from '../invariant/index.ts'
-import { foldSchedule } from '../schedule/index.ts'
+import { InvariantError, invariantFold } from '../invariant/index.ts'
+import { applyScheduleEvent, emptyScheduleState } from '../schedule/index.ts'
 
-/** Extra whole-log checks run after the invariant (e.g. the Schedule fold). */
-export type LogCheck = (
-  header: SessionHeader,
-  events: readonly SessionEvent[],
-) => { ok: true } | { ok: false; seq: number; message: string }
+/** A streaming whole-log check: started with the header, fed each event once, answers a failure or null. */
+export type EventCheck = (header: SessionHeader) => (event: SessionEvent) => { seq: number; message: string } | null
+
+/** The invariant companion as an event check (SPEC 6). */
+export const invariantCheck: EventCheck = (header) => {
+  let state = invariantFold.init(header)
+  return (event) => {
+    try {
+      invariantFold.validate?.(state, event, header)
+    } catch (error) {
+      if (error instanceof InvariantError) return { seq: error.seq, message: error.message }
+      throw error
+    }
+    state = invariantFold.apply(state, event)
+    return null
+  }
+}
+
+/** The Schedule fold as an event check (SPEC 7.6, 11). */
+export const scheduleCheck: EventCheck = () => {
+  let state = emptyScheduleState
+  return (event) => {
+    if (event.type !== 'schedule/change') return null
+    const next = applyScheduleEvent(state, event)
+    if (!next.ok) return { seq: event.seq, message: next.error.message }
+    state = next.value
+    return null
+  }
+}
+
+/** What `check` runs over every file: the invariant, then the Schedule fold, in one pass. */
+export const defaultChecks: readonly EventCheck[] = [invariantCheck, scheduleCheck]
+
+class CheckFailure extends Error {
+  constructor(readonly seq: number, message: string) {
+    super(message)
+  }
+}
 
 /** Session files named by the paths: files as given, directories searched for *.jsonl (recursively). */
 export async function sessionFiles(paths: string[]): Promise<string[]> {
@@ -37,43 +70,36 @@ export async function sessionFiles(paths: string[]): Promise<string[]> {
   return out
 }
 
-/** Checks one session file; returns the line to print. */
-export async function checkFile(path: string, extra: LogCheck[] = []): Promise<{ ok: boolean; line: string }> {
-  let loaded
+/** Checks one session file in a single streaming pass (no event is kept); returns the line to print. */
+export async function checkFile(path: string, checks: readonly EventCheck[] = defaultChecks): Promise<{ ok: boolean; line: string }> {
   try {
-    loaded = await loadSessionFile(path)
+    const buf = await readFile(path)
+    let running: ((event: SessionEvent) => { seq: number; message: string } | null)[] = []
+    scanSessionBytes(buf, path, (event) => {
+      for (const step of running) {
+        const failure = step(event)
+        if (failure) throw new CheckFailure(failure.seq, failure.message)
+      }
+    }, (header) => {
+      running = checks.map((check) => check(header))
+    })
   } catch (error) {
+    if (error instanceof CheckFailure) return { ok: false, line: `FAIL ${path} seq ${error.seq}: ${error.message}` }
     const line = error instanceof HostError && typeof error.details?.line === 'number' ? error.details.line : 1
     const message = error instanceof Error ? error.message : String(error)
     return { ok: false, line: `FAIL ${path} seq ${Math.max(-1, line - 2)}: ${message}` }
-  }
-  for (const check of [
-    (h: SessionHeader, e: readonly SessionEvent[]) => checkSessionLog(h, e),
-    ...extra,
-  ]) {
-    const result = check(loaded.header, loaded.events)
-    if (!result.ok) return { ok: false, line: `FAIL ${path} seq ${result.seq}: ${result.message}` }
   }
   return { ok: true, line: `ok ${path}` }
 }
 
 /** Runs `check` over paths, printing one line per file; resolves true iff all pass. */
-export async function runCheck(paths: string[], extra: LogCheck[] = [], print: (line: string) => void = console.log): Promise<boolean> {
+export async function runCheck(paths: string[], print: (line: string) => void = console.log): Promise<boolean> {
   let allOk = true
   const files = await sessionFiles(paths)
   for (const file of files) {
-    const result = await checkFile(file, extra)
+    const result = await checkFile(file)
     print(result.line)
     allOk &&= result.ok
   }
   return allOk
-}
-
-/** The Schedule fold as a whole-log check (SPEC 11). */
-export const scheduleCheck: LogCheck = (_header, events) => {
-  const result = foldSchedule(events)
-  if (result.ok) return { ok: true }
-  const details = result.error.details
-  const seq = 'seq' in details ? details.seq : -1
-  return { ok: false, seq, message: result.error.message }
 }

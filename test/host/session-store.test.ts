@@ -155,3 +155,24 @@ describe('interrupted creation', () => {
     expect(await readFile(path, 'utf8')).toBe(`{"type":"session","version":1,"id":"e","createdAt":${clock.current},"timeZone":"UTC"}\n`)
   })
 })
+
+describe('files without a final newline', () => {
+  it('appends after a header-only file whose newline is missing without joining the lines', async () => {
+    const dir = await tempDir()
+    const { host } = await makeHost(dir)
+    await host.createSession({ id: 'seed', timeZone: 'UTC' })
+    await host.close()
+    const path = join(dir, 'sessions/h.jsonl')
+    const headerLine = '{"type":"session","version":1,"id":"h","createdAt":5,"timeZone":"UTC"}'
+    await writeFile(path, headerLine)
+    const again = await makeHost(dir)
+    const session = await again.host.openSession('h')
+    await session.append([{ type: 'inbox/dropped', data: { ids: [], reason: 'x' } }])
+    await again.host.close()
+    expect((await readFile(path, 'utf8')).split('\n')).toEqual([
+      headerLine,
+      `{"seq":0,"time":${again.clock.current},"type":"inbox/dropped","data":{"ids":[],"reason":"x"}}`,
+      '',
+    ])
+  })
+})
