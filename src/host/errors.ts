@@ -3,7 +3,6 @@ export type HostErrorCode =
   | 'session-not-found'
   | 'session-conflict'
   | 'session-corrupt'
-  | 'session-exists'
   | 'append-failed'
   | 'busy'
 

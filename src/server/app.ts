@@ -17,14 +17,12 @@ import type { Session } from '../host/session.ts'
 import { ApiError, errorResponse } from './api-error.ts'
 import { security, type SecurityOptions } from './security.ts'
 import type { ScheduleService } from '../schedule/plugin.ts'
-
-/** The Schedule routes' view of reminders. */
-export type ScheduleApi = ScheduleService
+import { isScheduleError } from '../schedule/errors.ts'
 
 /** What the HTTP app is built from. */
 export type AppDeps = {
   host: Host
-  schedules?: ScheduleApi
+  schedules?: ScheduleService
   security?: SecurityOptions
   /** Serves everything that is not /api (the overlay). */
   staticHandler?: (c: Context) => Promise<Response>
@@ -83,7 +81,6 @@ function toApiError(error: unknown): ApiError {
         return new ApiError(409, 'session-corrupt', `session cannot be opened: ${error.message}`)
       case 'busy':
         return new ApiError(409, 'session-conflict', error.message)
-      case 'session-exists':
       case 'append-failed':
         return new ApiError(503, 'internal', error.message)
       default: {
@@ -92,6 +89,7 @@ function toApiError(error: unknown): ApiError {
       }
     }
   }
+  if (isScheduleError(error)) return new ApiError(409, 'session-corrupt', error.message)
   if ((error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET') {
     return new ApiError(400, 'bad-request', 'the request body was cut off before it ended')
   }

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
 import type { Host } from '../host/host.ts'
 import type { ApiErrorCode } from '../protocol/wire.ts'
-import { createApp, type ScheduleApi } from './app.ts'
+import { createApp } from './app.ts'
+import type { ScheduleService } from '../schedule/plugin.ts'
 import { isLoopbackHost } from './security.ts'
 import { staticOverlay } from './static.ts'
 
@@ -75,7 +76,7 @@ export async function listen(options: {
   token?: string
   publicHost?: string
   overlayRoot?: string
-  schedules?: ScheduleApi
+  schedules?: ScheduleService
 }): Promise<RunningServer> {
   const bracketed = options.bindHost.includes(':') ? `[${options.bindHost}]` : options.bindHost
   if (!isLoopbackHost(bracketed) && !options.token) {
