@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent, UserMessage } from '../../src/protocol/events.ts'
 import { ScriptedModel } from '../../src/host/models/scripted.ts'
@@ -254,6 +256,26 @@ describe('Schedule on the real loop', () => {
     timers.fireAll()
     await waitFor(session, (events) => followUps(events).length === 1)
     await settle(session)
+    await host.close()
+  })
+
+  it('keeps a session with a corrupt Schedule history open and answers corrupt_schedule_log', async () => {
+    const dir = await tempDir()
+    await mkdir(join(dir, 'sessions'), { recursive: true })
+    const lines = [
+      { type: 'session', version: 1, id: 'c', createdAt: T0, timeZone: 'UTC' },
+      { seq: 0, time: T0, type: 'schedule/change', data: { version: 1, operation: 'delete', id: 'schedule-7' } },
+    ]
+    await writeFile(join(dir, 'sessions/c.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+    const { host, model, schedules } = await build(dir)
+    model.push({ text: '', toolCalls: [{ callId: 'c1', name: 'schedule_list', arguments: '{}' }] }, { text: 'sorry' })
+    const session = await host.openSession('c')
+    await turnWith(session, rpc('m1', 'list', 'UTC'))
+    expect(toolResults(session.events())).toEqual([
+      { code: 'corrupt_schedule_log', message: expect.stringContaining('schedule log is corrupt at seq 0'), seq: 0 },
+    ])
+    expect(schedules.list(session)).toEqual([])
+    await expect(schedules.delete(session, 'schedule-1')).rejects.toMatchObject({ code: 'corrupt_schedule_log' })
     await host.close()
   })
 
