@@ -17,7 +17,7 @@ import {
   views,
   type ScheduleState,
 } from '../src/schedule/index.ts'
-import { Prng } from './prng.ts'
+import { Prng } from '../test/support/prng.ts'
 
 /** What a generated session file holds. */
 export type GeneratedSession = {

@@ -1,22 +1,9 @@
-import { expect, test } from '@playwright/test'
-import { createSessionFromUi, readingCards, sendMessage, waitForTurnEnds, ZoneBrowsers } from './support/browser.ts'
+import { expect, test } from './support/fixtures.ts'
+import { createSessionFromUi, readingCards, sendMessage, waitForTurnEnds } from './support/browser.ts'
 import { fetchSchedules, pluginMessages, readingTexts, readSessionFile, scheduleChanges, textOf } from './support/log.ts'
-import { startServer, type TestServer } from './support/server.ts'
 
-let server: TestServer | undefined
-let zones: ZoneBrowsers
-
-test.beforeEach(({ browser }) => {
-  zones = new ZoneBrowsers(browser)
-})
-test.afterEach(async ({}, testInfo) => {
-  if (server !== undefined && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server-stderr', { body: server.stderr() })
-  await zones.closeAll()
-  await server?.dispose()
-})
-
-test('a due reminder appears in the conversation and the assistant relays it', async ({}, testInfo) => {
-  server = await startServer({
+test('a due reminder appears in the conversation and the assistant relays it', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start({
     script: [
       { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Stand up and stretch', after_seconds: 3 } }] },
       { text: 'I will remind you in 3 seconds.' },

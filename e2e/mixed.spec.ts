@@ -1,25 +1,12 @@
-import { expect, test } from '@playwright/test'
-import { clientZoneOf, createSessionFromUi, readingCards, sendMessage, waitForTurnEnds, ZoneBrowsers } from './support/browser.ts'
+import { expect, test } from './support/fixtures.ts'
+import { clientZoneOf, createSessionFromUi, readingCards, sendMessage, waitForTurnEnds } from './support/browser.ts'
 import { personMessages, readingTexts, readSessionFile, turnEnds } from './support/log.ts'
-import { startServer, type TestServer } from './support/server.ts'
 
 /** Step 1 stays open long enough for a second browser to steer into it; step 2 answers at once. */
 const STEP_ONE_MS = 8_000
 
-let server: TestServer | undefined
-let zones: ZoneBrowsers
-
-test.beforeEach(({ browser }) => {
-  zones = new ZoneBrowsers(browser)
-})
-test.afterEach(async ({}, testInfo) => {
-  if (server !== undefined && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server-stderr', { body: server.stderr() })
-  await zones.closeAll()
-  await server?.dispose()
-})
-
-test('two browsers in two zones steering one open turn produce a mixed reading', async ({}, testInfo) => {
-  server = await startServer({
+test('two browsers in two zones steering one open turn produce a mixed reading', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start({
     script: [{ text: 'Thinking about Shanghai.', delayMs: STEP_ONE_MS }, { text: 'Both of you are heard.' }],
   })
   const shanghai = await zones.open('Asia/Shanghai', server.url)

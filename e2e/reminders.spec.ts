@@ -1,25 +1,7 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/fixtures.ts'
 import type { SessionEvent } from '../src/protocol/events.ts'
-import { clientZoneOf, createSessionFromUi, readingCards, sendMessage, waitForTurnEnds, wallClockAhead, ZoneBrowsers } from './support/browser.ts'
+import { clientZoneOf, createSessionFromUi, readingCards, sendMessage, waitForTurnEnds, wallClockAhead } from './support/browser.ts'
 import { assistantTexts, fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
-import { startServer, type TestServer } from './support/server.ts'
-
-let server: TestServer
-let zones: ZoneBrowsers
-
-test.beforeAll(async () => {
-  server = await startServer()
-})
-test.afterAll(async () => {
-  await server?.dispose()
-})
-test.beforeEach(({ browser }) => {
-  zones = new ZoneBrowsers(browser)
-})
-test.afterEach(async ({}, testInfo) => {
-  if (server !== undefined && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server-stderr', { body: server.stderr() })
-  await zones.closeAll()
-})
 
 function toolEvents(events: readonly SessionEvent[], name: string) {
   const calls = events.filter((event): event is SessionEvent<'tool/call'> => event.type === 'tool/call' && event.data.name === name)
@@ -41,7 +23,8 @@ function wallClockIn(zone: string, iso: string): string {
   )
 }
 
-test('a local time from a browser in the Session zone becomes a reminder without a zone question', async ({}, testInfo) => {
+test('a local time from a browser in the Session zone becomes a reminder without a zone question', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
   const berlin = await zones.open('Europe/Berlin', server.url)
   const id = await createSessionFromUi(berlin)
   await expect(berlin.getByTestId('session-zone')).toHaveText('Europe/Berlin')
@@ -82,7 +65,8 @@ test('a local time from a browser in the Session zone becomes a reminder without
   ])
 })
 
-test('a local time from a browser in another zone makes the assistant ask which zone is meant', async ({}, testInfo) => {
+test('a local time from a browser in another zone makes the assistant ask which zone is meant', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
   const berlin = await zones.open('Europe/Berlin', server.url)
   const id = await createSessionFromUi(berlin)
   const newYork = await zones.open('America/New_York', berlin.url())

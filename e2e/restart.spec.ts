@@ -1,19 +1,7 @@
-import { expect, test, type Page } from '@playwright/test'
-import { clientZoneOf, createSessionFromUi, readingCards, sendMessage, waitForTurnEnds, ZoneBrowsers } from './support/browser.ts'
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/fixtures.ts'
+import { clientZoneOf, createSessionFromUi, readingCards, sendMessage, waitForTurnEnds } from './support/browser.ts'
 import { fetchEvents, fetchSchedules, readSessionFile } from './support/log.ts'
-import { startServer, type TestServer } from './support/server.ts'
-
-let server: TestServer | undefined
-let zones: ZoneBrowsers
-
-test.beforeEach(({ browser }) => {
-  zones = new ZoneBrowsers(browser)
-})
-test.afterEach(async ({}, testInfo) => {
-  if (server !== undefined && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server-stderr', { body: server.stderr() })
-  await zones.closeAll()
-  await server?.dispose()
-})
 
 /** What a person sees of a Session: zones, messages with their zones, readings, answers and reminders. */
 async function visibleState(page: Page) {
@@ -37,8 +25,8 @@ async function visibleState(page: Page) {
   }
 }
 
-test('conversation, zones and reminders survive a server restart', async ({}, testInfo) => {
-  server = await startServer()
+test('conversation, zones and reminders survive a server restart', async ({ zones, servers }, testInfo) => {
+  let server = await servers.start()
   const shanghai = await zones.open('Asia/Shanghai', server.url)
   const id = await createSessionFromUi(shanghai)
   const path = new URL(shanghai.url()).pathname
@@ -65,7 +53,7 @@ test('conversation, zones and reminders survive a server restart', async ({}, te
   expect(schedulesBefore).toEqual([expect.objectContaining({ id: 'schedule-1', prompt: 'water the plants', state: 'scheduled' })])
 
   const oldUrl = server.url
-  server = await server.restart()
+  server = servers.track(await server.restart())
   expect(server.url).not.toBe(oldUrl)
 
   for (const page of [shanghai, newYork]) {

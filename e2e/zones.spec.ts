@@ -1,26 +1,9 @@
-import { expect, test } from '@playwright/test'
-import { clientZoneOf, createSessionFromUi, readingCards, readingSessionZoneOf, sendMessage, waitForTurnEnds, ZoneBrowsers } from './support/browser.ts'
+import { expect, test } from './support/fixtures.ts'
+import { clientZoneOf, createSessionFromUi, readingCards, readingSessionZoneOf, sendMessage, waitForTurnEnds } from './support/browser.ts'
 import { personMessages, readingTexts, readSessionFile } from './support/log.ts'
-import { startServer, type TestServer } from './support/server.ts'
 
-let server: TestServer
-let zones: ZoneBrowsers
-
-test.beforeAll(async () => {
-  server = await startServer()
-})
-test.afterAll(async () => {
-  await server?.dispose()
-})
-test.beforeEach(({ browser }) => {
-  zones = new ZoneBrowsers(browser)
-})
-test.afterEach(async ({}, testInfo) => {
-  if (server !== undefined && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server-stderr', { body: server.stderr() })
-  await zones.closeAll()
-})
-
-test('a new Session takes the zone of the browser that created it', async () => {
+test('a new Session takes the zone of the browser that created it', async ({ zones, servers }) => {
+  const server = await servers.start()
   const shanghai = await zones.open('Asia/Shanghai', server.url)
   await expect(shanghai.getByTestId('browser-zone')).toHaveText('Asia/Shanghai')
   const id = await createSessionFromUi(shanghai)
@@ -36,7 +19,8 @@ test('a new Session takes the zone of the browser that created it', async () => 
   expect(file.events).toEqual([])
 })
 
-test('a browser in another zone opening the Session link sees the disagreement banner', async ({}, testInfo) => {
+test('a browser in another zone opening the Session link sees the disagreement banner', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
   const shanghai = await zones.open('Asia/Shanghai', server.url)
   const id = await createSessionFromUi(shanghai)
 
@@ -56,7 +40,8 @@ test('a browser in another zone opening the Session link sees the disagreement b
   expect(file.events).toEqual([])
 })
 
-test('readings show the zone of the browser that sent the message', async ({}, testInfo) => {
+test('readings show the zone of the browser that sent the message', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
   const shanghai = await zones.open('Asia/Shanghai', server.url)
   const id = await createSessionFromUi(shanghai)
   const newYork = await zones.open('America/New_York', shanghai.url())

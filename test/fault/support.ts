@@ -7,38 +7,8 @@ import { fileURLToPath } from 'node:url'
 /** Root of the repository (the CLI runs from here). */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-/** A seeded PRNG (mulberry32): the same seed gives the same plan on every run. */
-export class Rng {
-  private state: number
-
-  constructor(seed: number) {
-    this.state = seed >>> 0
-  }
-
-  /** A float in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0
-    let t = this.state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-
-  /** An integer in [min, max]. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1))
-  }
-
-  /** One element of a non-empty list. */
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]
-  }
-
-  /** True with probability p. */
-  chance(p: number): boolean {
-    return this.next() < p
-  }
-}
+/** The seeded PRNG (mulberry32) shared with the bench: the same seed gives the same plan on every run. */
+export { Prng as Rng } from '../support/prng.ts'
 
 /** A child process of the CLI with its captured output. */
 export type CliProcess = {
