@@ -120,13 +120,22 @@ export function compareDecisions(subject: DecisionSubject, points: readonly Deci
 
 let sink = 0
 
-/** µs per decision of `count` indexed decisions cycling over the points. */
-export function indexedBatch(subject: DecisionSubject, count: number): number {
+type Point = DecisionSubject['tail'][number]
+
+function timeBatch(subject: DecisionSubject, count: number, decide: (point: Point) => { content: { text: string }[] } | null): number {
   const points = subject.tail
   const start = performance.now()
   for (let i = 0; i < count; i++) {
-    const point = points[i % points.length]
-    const reading = decideReading({
+    const reading = decide(points[i % points.length])
+    sink += reading === null ? 0 : reading.content[0].text.length
+  }
+  return ((performance.now() - start) * 1000) / count
+}
+
+/** µs per decision of `count` indexed decisions cycling over the points. */
+export function indexedBatch(subject: DecisionSubject, count: number): number {
+  return timeBatch(subject, count, (point) =>
+    decideReading({
       index: point.index,
       header: subject.header,
       fallbackZone: BENCH_FALLBACK_ZONE,
@@ -135,19 +144,14 @@ export function indexedBatch(subject: DecisionSubject, count: number): number {
       step: point.step,
       messages: point.messages,
       now: point.now,
-    })
-    sink += reading === null ? 0 : reading.content[0].text.length
-  }
-  return ((performance.now() - start) * 1000) / count
+    }),
+  )
 }
 
 /** µs per decision of `count` naive decisions (full rescan each) cycling over the points. */
 export function naiveBatch(subject: DecisionSubject, count: number): number {
-  const points = subject.tail
-  const start = performance.now()
-  for (let i = 0; i < count; i++) {
-    const point = points[i % points.length]
-    const reading = naiveDecideReading({
+  return timeBatch(subject, count, (point) =>
+    naiveDecideReading({
       events: subject.events,
       end: point.end,
       header: subject.header,
@@ -157,10 +161,8 @@ export function naiveBatch(subject: DecisionSubject, count: number): number {
       step: point.step,
       messages: point.messages,
       now: point.now,
-    })
-    sink += reading === null ? 0 : reading.content[0].text.length
-  }
-  return ((performance.now() - start) * 1000) / count
+    }),
+  )
 }
 
 /** Median µs/decision per subject, batches interleaved across subjects so drift hits every size alike. */
