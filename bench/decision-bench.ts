@@ -66,8 +66,11 @@ export async function loadDecisionSubject(label: string, path: string, tailCount
   return { label, header, events, tail, spread }
 }
 
-function indexedText(subject: DecisionSubject, point: DecisionPoint, refreshIntervalMs: number): string | null {
-  const reading = decideReading({
+type Decide = (subject: DecisionSubject, point: DecisionPoint, refreshIntervalMs: number) => UserMessage | null
+
+/** The plugin's work: the index fold's state at the point, then `decideReading`. */
+const indexedDecide: Decide = (subject, point, refreshIntervalMs) =>
+  decideReading({
     index: point.index,
     header: subject.header,
     fallbackZone: BENCH_FALLBACK_ZONE,
@@ -77,11 +80,10 @@ function indexedText(subject: DecisionSubject, point: DecisionPoint, refreshInte
     messages: point.messages,
     now: point.now,
   })
-  return reading === null ? null : reading.content[0].text
-}
 
-function naiveText(subject: DecisionSubject, point: DecisionPoint, refreshIntervalMs: number): string | null {
-  const reading = naiveDecideReading({
+/** The reference: one full rescan of the raw log up to the point. */
+const naiveDecide: Decide = (subject, point, refreshIntervalMs) =>
+  naiveDecideReading({
     events: subject.events,
     end: point.end,
     header: subject.header,
@@ -92,6 +94,8 @@ function naiveText(subject: DecisionSubject, point: DecisionPoint, refreshInterv
     messages: point.messages,
     now: point.now,
   })
+
+function textOf(reading: UserMessage | null): string | null {
   return reading === null ? null : reading.content[0].text
 }
 
@@ -105,13 +109,13 @@ export function compareDecisions(subject: DecisionSubject, points: readonly Deci
   let suppressed = 0
   for (const point of points) {
     const where = `${subject.label} seq ${point.end} (turn ${point.turn} step ${point.step})`
-    const a = indexedText(subject, point, 0)
-    const b = naiveText(subject, point, 0)
+    const a = textOf(indexedDecide(subject, point, 0))
+    const b = textOf(naiveDecide(subject, point, 0))
     if (a !== b) mismatches.push(`${where}: indexed and naive differ`)
     if (a !== point.logged) mismatches.push(`${where}: indexed differs from the logged reading`)
     if (a?.includes('request: mixed [')) mixed++
-    const c = indexedText(subject, point, 120_000)
-    const d = naiveText(subject, point, 120_000)
+    const c = textOf(indexedDecide(subject, point, 120_000))
+    const d = textOf(naiveDecide(subject, point, 120_000))
     if (c !== d) mismatches.push(`${where}: indexed and naive differ with refreshIntervalMs 120000`)
     if (c === null) suppressed++
   }
@@ -120,49 +124,21 @@ export function compareDecisions(subject: DecisionSubject, points: readonly Deci
 
 let sink = 0
 
-type Point = DecisionSubject['tail'][number]
-
-function timeBatch(subject: DecisionSubject, count: number, decide: (point: Point) => { content: { text: string }[] } | null): number {
+function timeBatch(subject: DecisionSubject, count: number, decide: Decide): number {
   const points = subject.tail
   const start = performance.now()
-  for (let i = 0; i < count; i++) {
-    const reading = decide(points[i % points.length])
-    sink += reading === null ? 0 : reading.content[0].text.length
-  }
+  for (let i = 0; i < count; i++) sink += textOf(decide(subject, points[i % points.length], 0))?.length ?? 0
   return ((performance.now() - start) * 1000) / count
 }
 
 /** µs per decision of `count` indexed decisions cycling over the points. */
 export function indexedBatch(subject: DecisionSubject, count: number): number {
-  return timeBatch(subject, count, (point) =>
-    decideReading({
-      index: point.index,
-      header: subject.header,
-      fallbackZone: BENCH_FALLBACK_ZONE,
-      refreshIntervalMs: 0,
-      turn: point.turn,
-      step: point.step,
-      messages: point.messages,
-      now: point.now,
-    }),
-  )
+  return timeBatch(subject, count, indexedDecide)
 }
 
 /** µs per decision of `count` naive decisions (full rescan each) cycling over the points. */
 export function naiveBatch(subject: DecisionSubject, count: number): number {
-  return timeBatch(subject, count, (point) =>
-    naiveDecideReading({
-      events: subject.events,
-      end: point.end,
-      header: subject.header,
-      fallbackZone: BENCH_FALLBACK_ZONE,
-      refreshIntervalMs: 0,
-      turn: point.turn,
-      step: point.step,
-      messages: point.messages,
-      now: point.now,
-    }),
-  )
+  return timeBatch(subject, count, naiveDecide)
 }
 
 /** Median µs/decision per subject, batches interleaved across subjects so drift hits every size alike. */

@@ -75,11 +75,6 @@ export class Host {
     return join(this.options.dataDir, 'sessions')
   }
 
-  /** The model behind every session. */
-  get model(): Model {
-    return this.options.model
-  }
-
   /** Installs one more plugin; returns its context (dispose it to uninstall). */
   async install(plugin: Plugin): Promise<HostPluginContext> {
     const ctx = await installPlugin(plugin, this.registry, this.clock, this.logLine)

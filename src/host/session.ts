@@ -75,11 +75,6 @@ export class Session implements SessionView {
     return this.holder === null ? 'idle' : 'running'
   }
 
-  /** True while a turn (not a maintenance task) runs. */
-  get turnRunning(): boolean {
-    return this.holder === 'turn'
-  }
-
   event(seq: number): SessionEvent | undefined {
     return this.log.event(seq)
   }

@@ -73,9 +73,3 @@ export type EventDraft<K extends EventType = EventType> = K extends EventType
 export type SessionEvent<K extends EventType = EventType> = K extends EventType
   ? { seq: number; time: number; type: K; data: EventDataMap[K]; surfaceOp?: SurfaceOp }
   : never
-
-/** True iff the message came from a person's browser or the HTTP API (a user-rpc message). */
-export function isUserRpcSource(source: MessageSource): source is UserRpcSource {
-  const s = source as Record<string, unknown>
-  return s.kind === 'user' && typeof s.rpcId === 'string' && typeof s.clientTimeZone === 'string'
-}

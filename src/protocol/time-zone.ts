@@ -28,11 +28,6 @@ export function canonicalTimeZone(value: unknown): string | null {
   return result
 }
 
-/** True iff the value is an accepted zone (SPEC 4.1). */
-export function isValidTimeZone(value: unknown): value is string {
-  return canonicalTimeZone(value) !== null
-}
-
 /** Zone equality by canonical form recomputed by this runtime; invalid zones are never equal. */
 export function sameTimeZone(a: unknown, b: unknown): boolean {
   const ca = canonicalTimeZone(a)

@@ -63,11 +63,6 @@ export class ScheduleOwner {
     for (const id of [...this.armed.keys()]) this.disarm(id)
   }
 
-  /** The target a session's timer waits for, if armed. */
-  armedTarget(sessionId: string): number | null {
-    return this.armed.get(sessionId)?.target ?? null
-  }
-
   private disarm(id: string): void {
     const armed = this.armed.get(id)
     if (armed) this.timers.clear(armed.handle)

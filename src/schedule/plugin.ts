@@ -12,12 +12,11 @@ export interface ScheduleService {
 }
 
 /** The Schedule plugin plus the service its HTTP routes use. */
-export type SchedulePlugin = Plugin & { readonly service: ScheduleService; readonly owner: () => ScheduleOwner | null }
+export type SchedulePlugin = Plugin & { readonly service: ScheduleService }
 
 /** Schedule (SPEC 7): tools, durable changes, and live delivery of due reminders. */
 export function createSchedulePlugin(options: { timers?: Timers } = {}): SchedulePlugin {
   const writer = new ScheduleWriter()
-  let owner: ScheduleOwner | null = null
   let now: () => number = () => Date.now()
   const service: ScheduleService = {
     list(session) {
@@ -33,11 +32,9 @@ export function createSchedulePlugin(options: { timers?: Timers } = {}): Schedul
   return {
     name: 'schedule',
     service,
-    owner: () => owner,
     install(ctx) {
       now = () => ctx.clock.now()
       const live = new ScheduleOwner(ctx.clock, writer, options.timers ?? realTimers, (line) => ctx.log(line))
-      owner = live
       ctx.registerFold(sessionScheduleFold)
       for (const tool of scheduleTools(now, writer)) ctx.registerTool(tool)
       ctx.onSessionOpen((session) => live.arm(session))

@@ -3,26 +3,14 @@ import { join } from 'node:path'
 import type { SessionEvent, SessionHeader } from '../protocol/events.ts'
 import { scanSessionBytes } from '../host/session-file.ts'
 import { HostError } from '../host/errors.ts'
-import { InvariantError, invariantFold } from '../invariant/index.ts'
+import { startInvariantCheck } from '../invariant/index.ts'
 import { applyScheduleEvent, emptyScheduleState } from '../schedule/index.ts'
 
 /** A streaming whole-log check: started with the header, fed each event once, answers a failure or null. */
 export type EventCheck = (header: SessionHeader) => (event: SessionEvent) => { seq: number; message: string } | null
 
 /** The invariant companion as an event check (SPEC 6). */
-export const invariantCheck: EventCheck = (header) => {
-  let state = invariantFold.init(header)
-  return (event) => {
-    try {
-      invariantFold.validate?.(state, event, header)
-    } catch (error) {
-      if (error instanceof InvariantError) return { seq: error.seq, message: error.message }
-      throw error
-    }
-    state = invariantFold.apply(state, event)
-    return null
-  }
-}
+export const invariantCheck: EventCheck = startInvariantCheck
 
 /** The Schedule fold as an event check (SPEC 7.6, 11). */
 export const scheduleCheck: EventCheck = () => {
