@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import type { SessionEvent } from '../src/protocol/events.ts'
-import { loadSessionFile } from '../src/host/session-file.ts'
+import { loadSessionFile as loadFile, nodeFiles } from '../src/host/index.ts'
+
+const loadSessionFile = (path: string) => loadFile(path, nodeFiles)
 import { checkSessionLog } from '../src/invariant/check-session-log.ts'
 import { isTimeContextSource } from '../src/plugin/reading-message.ts'
 import { foldSchedule } from '../src/schedule/index.ts'
 import { checkFile } from '../src/server/check.ts'
+import type { SessionFold } from '../src/host/index.ts'
 import { medianTiming, timed, type Timing } from './measure.ts'
 import { naiveCheckSessionLog } from './naive.ts'
 
@@ -37,12 +40,12 @@ async function ok(label: string, run: () => Promise<{ ok: boolean }>): Promise<T
 }
 
 /** Times read+parse and `checkFile` (interleaved) and, optionally, the naive checker. */
-export async function measureCheck(path: string, reps: number, naiveReps: number): Promise<CheckRow> {
+export async function measureCheck(path: string, reps: number, naiveReps: number, folds: readonly SessionFold<unknown>[]): Promise<CheckRow> {
   const floor: Timing[] = []
   const check: Timing[] = []
   for (let r = 0; r < reps; r++) {
     floor.push((await timed(() => readAndParse(path))).timing)
-    check.push(await ok('checkFile', () => checkFile(path)))
+    check.push(await ok('checkFile', () => checkFile(path, folds)))
   }
   const naive: Timing[] = []
   for (let r = 0; r < naiveReps; r++) {

@@ -1,5 +1,7 @@
 import type { SessionEvent, SessionHeader, UserMessage } from '../src/protocol/events.ts'
-import { loadSessionFile } from '../src/host/session-file.ts'
+import { loadSessionFile as loadFile, nodeFiles } from '../src/host/index.ts'
+
+const loadSessionFile = (path: string) => loadFile(path, nodeFiles)
 import { decideReading } from '../src/plugin/decide.ts'
 import { timeContextIndexFold, type TimeContextIndex } from '../src/plugin/index-fold.ts'
 import { isTimeContextSource } from '../src/plugin/reading-message.ts'

@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getHeapStatistics } from 'node:v8'
 import { checkFile } from '../src/server/check.ts'
+import { checkFolds } from '../src/server/compose.ts'
 import { measureCheck, naiveCheckerDisagreements, type CheckRow } from './check-bench.ts'
 import { compareDecisions, loadDecisionSubject, measureDecisions, type DecisionSubject } from './decision-bench.ts'
 import { generateSession, type GeneratedSession } from './generate.ts'
@@ -60,7 +61,7 @@ async function generateAll(sizes: number[], sessionsDir: string): Promise<Map<nu
     const id = `bench-${sizeLabel(size)}`
     const path = join(sessionsDir, `${id}.jsonl`)
     const { value: g, timing } = await timed(() => generateSession({ path, id, targetEvents: size, seed: SEED + i, sessionZone: SESSION_ZONE }))
-    const verdict = await checkFile(path)
+    const verdict = await checkFile(path, await checkFolds())
     if (!verdict.ok) throw new Error(`generated session is not valid: ${verdict.line}`)
     generated.set(size, g)
     log(
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
     const checkRows = new Map<number, CheckRow>()
     for (const size of checkSizes) {
       const reps = size >= 1_000_000 ? 5 : size >= 100_000 ? 5 : 9
-      const row = await measureCheck(at(size).path, reps, NAIVE_CHECK_SIZES.has(size) ? (size >= 100_000 ? 1 : 3) : 0)
+      const row = await measureCheck(at(size).path, reps, NAIVE_CHECK_SIZES.has(size) ? (size >= 100_000 ? 1 : 3) : 0, await checkFolds())
       checkRows.set(size, row)
       log(
         `check ${sizeLabel(size)}: read+parse ${fmt(row.floor.wallMs)} ms, checkFile ${fmt(row.check.wallMs)} ms, ` +

@@ -2,9 +2,7 @@
 export type HostErrorCode =
   | 'session-not-found'
   | 'session-conflict'
-  | 'session-corrupt'
-  | 'append-failed'
-  | 'busy'
+  | 'session-busy'
 
 /** An error of the host with a stable code and optional details. */
 export class HostError extends Error {

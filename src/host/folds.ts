@@ -115,14 +115,15 @@ export const surfaceFold: SessionFold<SurfaceState> = {
 }
 
 
-/** Title of a session: the start of the first message a person sent, or null. */
-export const titleFold: SessionFold<{ title: string | null }> = {
+/** Title of a session: the latest rename (`session/title`), else the start of the first message a person sent, else null. */
+export const titleFold: SessionFold<{ title: string | null; renamed: boolean }> = {
   name: 'host/title',
-  init: () => ({ title: null }),
+  init: () => ({ title: null, renamed: false }),
   apply(state, event) {
+    if (event.type === 'session/title') return { title: event.data.title, renamed: true }
     if (state.title === null && event.type === 'user/message' && event.data.source.kind === 'user') {
       const text = event.data.content.map((b) => b.text).join('').replace(/\s+/g, ' ').trim()
-      if (text !== '') state.title = text.length > 60 ? `${text.slice(0, 59)}…` : text
+      if (text !== '') return { title: text.length > 60 ? `${text.slice(0, 59)}…` : text, renamed: false }
     }
     return state
   },

@@ -1,9 +1,19 @@
 export * from './plugin-api.ts'
 export * from './errors.ts'
-export { Host, DEFAULT_SYSTEM_PROMPT, type HostOptions, type OutgoingMessage } from './host.ts'
-export { Session, type SessionActivity } from './session.ts'
-export { SessionLog } from './session-log.ts'
-export { loadSessionFile, decodeHeader } from './session-file.ts'
+export {
+  Host,
+  DEFAULT_SYSTEM_PROMPT,
+  DEFAULT_RECOVERY,
+  type HostOptions,
+  type OutgoingMessage,
+  type RecoveryPolicy,
+  type SessionDescription,
+} from './host.ts'
+export { Session } from './session/session.ts'
+export type { SessionActivity } from './session/lock.ts'
+export { SessionFeed } from './session-feed.ts'
+export { SessionLog, FoldingVisitor } from './session-log.ts'
+export * from './store/index.ts'
 export { loopFold, inboxFold, surfaceFold, titleFold, type LoopState, type SurfaceState } from './folds.ts'
 export { randomId } from './ids.ts'
 export { PluginRegistry, HostPluginContext } from './registry.ts'

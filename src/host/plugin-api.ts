@@ -38,9 +38,11 @@ export interface SessionView {
   flush(): Promise<boolean>
   /** True while a turn (or a maintenance task) holds the session. */
   readonly running: boolean
+  /** True once the session was closed or its store failed: it takes no more work (it is reopened as a new view). */
+  readonly closed: boolean
   /** Resolves when no turn or maintenance task holds the session. */
   whenIdle(): Promise<void>
-  /** Runs a task holding the idle session exclusively; throws synchronously when a turn is running. */
+  /** Runs a task holding the idle session exclusively; throws synchronously when a turn is running or the session is closed. */
   runMaintenance<T>(task: () => Promise<T>): Promise<T>
   /** Queues a message durably (appends `inbox/enqueued` and flushes) and starts a turn when idle. */
   enqueue(message: UserMessage, target: 'next-turn' | 'next-step'): Promise<void>

@@ -1,56 +1,113 @@
 import type { EventDraft, SessionEvent, SessionHeader } from '../protocol/events.ts'
-import { HostError } from './errors.ts'
+import { errorMessage } from '../protocol/errors.ts'
 import type { Clock, SessionFold } from './plugin-api.ts'
-import type { SessionFileWriter } from './session-file.ts'
+import { corruptSession, type StoreError } from './store/store-error.ts'
+import type { OpenVisitor, SessionWriter } from './store/store.ts'
 
-/** Called after each durable append with the written events. */
+/** Called with events: after they are written (the loop's view) or once durable (what readers see). */
 export type AppendListener = (events: readonly SessionEvent[]) => void
 
 /**
- * The durable log of one session in memory: events appear here only once written, folds are
- * rebuilt on open and advanced on append, appends are serialized, `flush()` is an fsync barrier.
+ * Builds a session's views while the store streams its log on open: every fold validates and
+ * applies each event in the same single pass that collects it (SPEC 12.1: one fused pass).
+ * A fold that rejects an event makes the session corrupt at that seq.
+ */
+export class FoldingVisitor implements OpenVisitor {
+  readonly events: SessionEvent[] = []
+  readonly states = new Map<SessionFold<unknown>, unknown>()
+  private head: SessionHeader | null = null
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly folds: readonly SessionFold<unknown>[],
+    /** False for a check that only validates: the events are not kept. */
+    private readonly keep = true,
+  ) {}
+
+  /** The header the store read (throws before it did). */
+  get headerRead(): SessionHeader {
+    if (this.head === null) throw new Error(`session ${this.sessionId} has no header yet`)
+    return this.head
+  }
+
+  header(header: SessionHeader): void {
+    this.head = header
+    for (const fold of this.folds) this.states.set(fold, fold.init(header))
+  }
+
+  event(event: SessionEvent): void {
+    const header = this.headerRead
+    for (const fold of this.folds) {
+      let state = this.states.get(fold)
+      try {
+        fold.validate?.(state, event, header)
+        state = fold.apply(state, event)
+      } catch (error) {
+        throw corruptSession(this.sessionId, event.seq, errorMessage(error))
+      }
+      this.states.set(fold, state)
+    }
+    if (this.keep) this.events.push(event)
+  }
+}
+
+/**
+ * The log of one open session. Appends are folded and queued at once (the loop's own view), and
+ * become visible to readers only once durable (SPEC 2.5): `durableLength`, `durableEvent` and
+ * `onDurable` never name an event whose barrier has not resolved. `flush()` is the barrier.
  */
 export class SessionLog {
   private readonly list: SessionEvent[]
-  private readonly states = new Map<SessionFold<unknown>, unknown>()
-  private chain: Promise<unknown> = Promise.resolve()
-  private failure: Error | null = null
-  private readonly listeners = new Set<AppendListener>()
+  private readonly states: Map<SessionFold<unknown>, unknown>
+  private readonly writtenListeners = new Set<AppendListener>()
+  private readonly durableListeners = new Set<AppendListener>()
+  private visible: number
 
   constructor(
     readonly header: SessionHeader,
-    events: SessionEvent[],
-    private readonly writer: SessionFileWriter,
+    built: { events: SessionEvent[]; states: Map<SessionFold<unknown>, unknown> },
+    private readonly writer: SessionWriter,
     private readonly clock: Clock,
-    folds: readonly SessionFold<unknown>[],
   ) {
-    this.list = events
-    for (const fold of folds) this.addFold(fold)
+    this.list = built.events
+    this.states = built.states
+    this.visible = writer.durableCount
+    writer.onDurable((count) => this.advance(count))
   }
 
-  /** Number of durable events. */
+  /** Number of events in the loop's view (the next seq). */
   get length(): number {
     return this.list.length
   }
 
-  /** All durable events (read only). */
+  /** Number of durable, visible events. */
+  get durableLength(): number {
+    return this.visible
+  }
+
+  /** The failure that stopped this log's writer, or null. */
+  get failure(): StoreError | null {
+    return this.writer.failure
+  }
+
+  /** All events of the loop's view (read only). */
   events(): readonly SessionEvent[] {
     return this.list
   }
 
-  /** Event by seq. */
+  /** Event by seq in the loop's view. */
   event(seq: number): SessionEvent | undefined {
     return this.list[seq]
   }
 
-  /** Builds a fold over the whole log, validating every event; throws when the log violates it. */
-  addFold(fold: SessionFold<unknown>): void {
-    let state = fold.init(this.header)
-    for (const event of this.list) {
-      fold.validate?.(state, event, this.header)
-      state = fold.apply(state, event)
-    }
-    this.states.set(fold, state)
+  /** A durable event by seq, undefined past the durable end. */
+  durableEvent(seq: number): SessionEvent | undefined {
+    return seq < this.visible ? this.list[seq] : undefined
+  }
+
+  /** Durable events with seq in [from, to). */
+  durableSlice(from: number, to = this.visible): SessionEvent[] {
+    return this.list.slice(Math.max(0, from), Math.min(to, this.visible))
   }
 
   /** Stops maintaining a fold. */
@@ -65,52 +122,61 @@ export class SessionLog {
     return this.states.get(key) as S
   }
 
-  /** Subscribes to durable appends; returns the unsubscribe function. */
-  subscribe(listener: AppendListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+  /** Subscribes to appends as they enter the loop's view; returns the unsubscribe function. */
+  onWritten(listener: AppendListener): () => void {
+    this.writtenListeners.add(listener)
+    return () => this.writtenListeners.delete(listener)
   }
 
-  /** Appends drafts in order; resolves with the events once they are written (not yet fsynced). */
+  /** Subscribes to events becoming durable and visible; returns the unsubscribe function. */
+  onDurable(listener: AppendListener): () => void {
+    this.durableListeners.add(listener)
+    return () => this.durableListeners.delete(listener)
+  }
+
+  /** Calls back once when the writer fails. */
+  onFailure(listener: (error: StoreError) => void): void {
+    this.writer.onFailure(listener)
+  }
+
+  /**
+   * Appends drafts in order: folds validate them first (a rejection writes nothing), then they are
+   * queued for the writer. Resolves with the events; they are durable once `flush()` says so.
+   */
   append(drafts: readonly EventDraft[]): Promise<SessionEvent[]> {
-    const run = this.chain.then(() => this.write(drafts))
-    this.chain = run.catch(() => undefined)
-    return run
+    try {
+      return Promise.resolve(this.appendNow(drafts))
+    } catch (error) {
+      return Promise.reject(error as Error)
+    }
   }
 
-  /** Durability barrier: true when everything appended before the call is on disk. */
+  /** Durability barrier: true once everything appended before the call is durable, false when the store failed. */
   flush(): Promise<boolean> {
-    const run = this.chain.then(async () => {
-      if (this.failure) return false
-      try {
-        await this.writer.sync()
-        return true
-      } catch (error) {
-        this.failure = error instanceof Error ? error : new Error(String(error))
-        return false
-      }
-    })
-    this.chain = run.catch(() => undefined)
-    return run
+    return this.writer.barrier().then(
+      () => true,
+      () => false,
+    )
   }
 
-  /** Waits for pending appends and closes the file. */
+  /** The writer of this log, for repair after a failure. */
+  get store(): SessionWriter {
+    return this.writer
+  }
+
+  /** Waits for queued appends and closes the writer. */
   async close(): Promise<void> {
-    await this.chain
     await this.writer.close()
   }
 
-  private async write(drafts: readonly EventDraft[]): Promise<SessionEvent[]> {
-    if (this.failure) {
-      throw new HostError('append-failed', `session ${this.header.id} cannot append: ${this.failure.message}`)
-    }
+  private appendNow(drafts: readonly EventDraft[]): SessionEvent[] {
+    if (this.writer.failure) throw this.writer.failure
     if (drafts.length === 0) return []
     const time = this.clock.now()
     const events: SessionEvent[] = drafts.map((draft, i) => {
       const base = { seq: this.list.length + i, time, type: draft.type, data: draft.data }
       return (draft.surfaceOp === undefined ? base : { ...base, surfaceOp: draft.surfaceOp }) as SessionEvent
     })
-    const saved = new Map(this.states)
     try {
       for (const event of events) {
         for (const [fold, state] of this.states) {
@@ -119,28 +185,30 @@ export class SessionLog {
         }
       }
     } catch (error) {
-      this.rebuildFolds(saved)
+      this.rebuildFolds()
       throw error
     }
     try {
-      await this.writer.writeLines(events.map((e) => JSON.stringify(e)))
+      this.writer.append(events)
     } catch (error) {
-      this.failure = error instanceof Error ? error : new Error(String(error))
-      throw new HostError('append-failed', `session ${this.header.id} append failed: ${this.failure.message}`)
+      this.rebuildFolds()
+      throw error
     }
     for (const event of events) this.list.push(event)
-    for (const listener of this.listeners) {
-      try {
-        listener(events)
-      } catch (error) {
-        console.error(`append listener failed: ${String(error)}`)
-      }
-    }
+    for (const listener of this.writtenListeners) listener(events)
     return events
   }
 
-  private rebuildFolds(previous: Map<SessionFold<unknown>, unknown>): void {
-    for (const fold of previous.keys()) {
+  private advance(count: number): void {
+    const from = this.visible
+    if (count <= from) return
+    this.visible = count
+    const events = this.list.slice(from, count)
+    for (const listener of this.durableListeners) listener(events)
+  }
+
+  private rebuildFolds(): void {
+    for (const fold of this.states.keys()) {
       let state = fold.init(this.header)
       for (const event of this.list) state = fold.apply(state, event)
       this.states.set(fold, state)

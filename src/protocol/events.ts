@@ -59,6 +59,7 @@ export type EventDataMap = {
   'schedule/change': Record<string, unknown>
   'inbox/enqueued': { target: InboxTarget; message: UserMessage }
   'inbox/dropped': { ids: string[]; reason: string }
+  'session/title': { title: string }
 }
 
 /** Every event type name. */

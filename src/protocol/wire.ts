@@ -54,6 +54,8 @@ export type ApiErrorCode =
   | 'internal'
   | 'session-corrupt'
   | 'unauthorized'
+  | 'storage-unavailable'
+  | 'session-busy'
 
 /** The body of every API error. */
 export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; details?: Record<string, unknown> } }

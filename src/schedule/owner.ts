@@ -42,7 +42,7 @@ export class ScheduleOwner {
 
   /** (Re)arms the timer of a session from its folded state. */
   arm(session: SessionView): void {
-    if (this.stopped) return
+    if (this.stopped || session.closed) return
     this.disarm(session.id)
     const current = session.fold(sessionScheduleFold)
     if (!current.ok) return
@@ -78,21 +78,22 @@ export class ScheduleOwner {
 
   /** Delivers what is due now; waits once for the session to become idle when a turn holds it. */
   async deliver(session: SessionView): Promise<void> {
-    if (this.stopped || this.delivering.has(session.id)) return
+    if (this.stopped || session.closed || this.delivering.has(session.id)) return
     this.delivering.add(session.id)
     try {
       for (;;) {
         if (session.running) await session.whenIdle()
-        if (this.stopped) return
+        if (this.stopped || session.closed) return
         try {
           await session.runMaintenance(() => this.writer.exclusive(session, () => this.dispatchDue(session)))
           return
         } catch (error) {
-          if (!session.running) throw error
+          if (!session.running || session.closed) throw error
         }
       }
     } catch (error) {
-      this.log(`session ${session.id}: reminder delivery failed: ${error instanceof Error ? error.message : String(error)}`)
+      // a session whose store failed is reopened by the host, which logs the failure once and re-arms it
+      if (!session.closed) this.log(`session ${session.id}: reminder delivery failed: ${error instanceof Error ? error.message : String(error)}`)
     } finally {
       this.delivering.delete(session.id)
       this.arm(session)

@@ -5,10 +5,18 @@ import { applyScheduleEvent, emptyScheduleState, type ScheduleState } from './fo
 /** Schedule state of one session, or the corruption that stopped the fold (tools then answer corrupt_schedule_log). */
 export type SessionScheduleState = { ok: true; state: ScheduleState } | { ok: false; error: ScheduleError }
 
-/** The per-session fold the Schedule plugin keeps; a corrupt history never stops the session from opening. */
+/**
+ * The per-session fold the Schedule plugin keeps. A change the fold rejects makes the session corrupt
+ * (SPEC 2.5): it refuses to open, and an append of such a change writes nothing.
+ */
 export const sessionScheduleFold: SessionFold<SessionScheduleState> = {
   name: 'schedule/state',
   init: () => ({ ok: true, state: emptyScheduleState }),
+  validate(current, event) {
+    if (!current.ok || event.type !== 'schedule/change') return
+    const next = applyScheduleEvent(current.state, event)
+    if (!next.ok) throw next.error
+  },
   apply(current, event) {
     if (!current.ok || event.type !== 'schedule/change') return current
     const next = applyScheduleEvent(current.state, event)

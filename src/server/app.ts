@@ -10,10 +10,8 @@ import {
   sendMessageBody,
   type SessionSummary,
 } from '../protocol/wire.ts'
-import { HostError } from '../host/errors.ts'
-import { titleFold } from '../host/folds.ts'
-import type { Host } from '../host/host.ts'
-import type { Session } from '../host/session.ts'
+import { HostError, isStoreError, randomId, type Host, type SessionDescription } from '../host/index.ts'
+import { errorMessage } from '../protocol/errors.ts'
 import { ApiError, errorResponse } from './api-error.ts'
 import { security, type SecurityOptions } from './security.ts'
 import type { ScheduleService } from '../schedule/plugin.ts'
@@ -31,15 +29,15 @@ export type AppDeps = {
 }
 
 /** The API's description of a session. */
-export function summarize(session: Session): SessionSummary {
-  const title = session.fold(titleFold).title
+export function summarize(description: SessionDescription): SessionSummary {
+  const { header, title } = description
   return {
-    id: session.id,
-    createdAt: session.header.createdAt,
-    timeZone: session.header.timeZone ?? null,
-    status: session.status,
+    id: header.id,
+    createdAt: header.createdAt,
+    timeZone: header.timeZone ?? null,
+    status: description.status,
     ...(title === null ? {} : { title }),
-    eventCount: session.length,
+    eventCount: description.eventCount,
   }
 }
 
@@ -71,29 +69,51 @@ function sessionIdParam(c: Context): string {
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error
-  if (error instanceof HostError) {
+  if (isStoreError(error)) {
     switch (error.code) {
-      case 'session-not-found':
-        return new ApiError(404, 'session-not-found', error.message, error.details)
-      case 'session-conflict':
+      case 'unavailable': {
+        const retryAfterMs = typeof error.details?.retryAfterMs === 'number' ? error.details.retryAfterMs : 1000
+        return new ApiError(503, 'storage-unavailable', error.message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) })
+      }
+      case 'corrupt':
+        return new ApiError(409, 'session-corrupt', `session cannot be opened: ${error.message}`, {
+          seq: error.details?.seq ?? -1,
+          reason: error.details?.reason ?? error.message,
+        })
+      case 'not-found':
+        return new ApiError(404, 'session-not-found', error.message)
+      case 'conflict':
         return new ApiError(409, 'session-conflict', error.message, error.details)
-      case 'session-corrupt':
-        return new ApiError(409, 'session-corrupt', `session cannot be opened: ${error.message}`)
-      case 'busy':
-        return new ApiError(409, 'session-conflict', error.message)
-      case 'append-failed':
-        return new ApiError(503, 'internal', error.message)
       default: {
         const never: never = error.code
         return new ApiError(500, 'internal', String(never))
       }
     }
   }
-  if (isScheduleError(error)) return new ApiError(409, 'session-corrupt', error.message)
+  if (error instanceof HostError) {
+    switch (error.code) {
+      case 'session-not-found':
+        return new ApiError(404, 'session-not-found', error.message, error.details)
+      case 'session-conflict':
+        return new ApiError(409, 'session-conflict', error.message, error.details)
+      case 'session-busy':
+        return new ApiError(409, 'session-busy', error.message)
+      default: {
+        const never: never = error.code
+        return new ApiError(500, 'internal', String(never))
+      }
+    }
+  }
+  if (isScheduleError(error)) {
+    if (error.code === 'persistence_uncertain') {
+      return new ApiError(503, 'storage-unavailable', error.message, { retryAfterSeconds: 1 })
+    }
+    return new ApiError(409, 'session-corrupt', error.message, { seq: -1, reason: error.message })
+  }
   if ((error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET') {
     return new ApiError(400, 'bad-request', 'the request body was cut off before it ended')
   }
-  return new ApiError(500, 'internal', error instanceof Error ? error.message : String(error))
+  return new ApiError(500, 'internal', errorMessage(error))
 }
 
 function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
@@ -109,7 +129,8 @@ export function createApp(deps: AppDeps): Hono {
 
   app.onError((error, c) => {
     const apiError = toApiError(error)
-    if (apiError.status >= 500) console.error(`request ${c.req.method} ${c.req.path} failed: ${String(error)}`)
+    if (apiError.status === 500) console.error(`request ${c.req.method} ${c.req.path} failed:`, error)
+    if (apiError.code === 'storage-unavailable') c.header('Retry-After', String(apiError.details?.retryAfterSeconds ?? 1))
     return errorResponse(c, apiError)
   })
   app.use('*', security(deps.security ?? {}))
@@ -131,18 +152,21 @@ export function createApp(deps: AppDeps): Hono {
     }
     const timeZone = zoneOrThrow(parsed.data.timeZone, 'timeZone')
     const { session, created } = await host.createSession({ id: parsed.data.sessionId, timeZone })
-    return c.json({ session: summarize(session) }, created ? 201 : 200)
+    return c.json({ session: summarize(await host.describe(session.id)) }, created ? 201 : 200)
   })
 
   app.get('/api/sessions', async (c) => {
     const sessions = await host.openAll()
-    const list = sessions.map(summarize).sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+    const described = await Promise.all(sessions.map((s) => host.describe(s.id).catch(() => null)))
+    const list = described
+      .filter((d): d is SessionDescription => d !== null)
+      .map(summarize)
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
     return c.json({ sessions: list })
   })
 
   app.get('/api/sessions/:id', async (c) => {
-    const session = await host.openSession(sessionIdParam(c))
-    return c.json({ session: summarize(session) })
+    return c.json({ session: summarize(await host.describe(sessionIdParam(c))) })
   })
 
   app.get('/api/sessions/:id/events', async (c) => {
@@ -153,9 +177,8 @@ export function createApp(deps: AppDeps): Hono {
       if (!/^-?\d{1,15}$/.test(afterRaw)) throw new ApiError(400, 'bad-request', 'after must be an integer seq')
       after = Number(afterRaw)
     }
-    const session = await host.openSession(id)
-    const events = session.events().slice(Math.max(0, after + 1))
-    return c.json({ header: session.header, events })
+    const feed = await host.feed(id)
+    return c.json({ header: feed.header, events: feed.slice(after + 1) })
   })
 
   app.get('/api/sessions/:id/stream', async (c) => {
@@ -166,20 +189,22 @@ export function createApp(deps: AppDeps): Hono {
       if (!/^-?\d{1,15}$/.test(lastId)) throw new ApiError(400, 'bad-request', 'Last-Event-ID must be an integer seq')
       cursor = Math.max(-1, Number(lastId))
     }
-    const session = await host.openSession(id)
-    cursor = Math.min(cursor, session.length - 1)
+    const feed = await host.feed(id)
+    cursor = Math.min(cursor, feed.length - 1)
     // HEAD never reads the body: a stream started for it would never be cancelled, so never start one
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' })
     return streamSSE(c, async (stream) => {
       let wake: (() => void) | null = null
       let statusDirty = true
+      let dirty = false
       const notify = (): void => {
+        dirty = true
         const w = wake
         wake = null
         w?.()
       }
-      const unsubscribe = session.log.subscribe(notify)
-      const unStatus = session.onStatus(() => {
+      const unsubscribe = feed.onEvents(notify)
+      const unStatus = feed.onStatus(() => {
         statusDirty = true
         notify()
       })
@@ -189,17 +214,21 @@ export function createApp(deps: AppDeps): Hono {
         notify()
       })
       try {
+        await stream.writeSSE({ event: 'status', data: JSON.stringify({ status: feed.status }) })
+        statusDirty = false
         while (!closed) {
-          if (statusDirty) {
-            statusDirty = false
-            await stream.writeSSE({ event: 'status', data: JSON.stringify({ status: session.status }) })
-          }
-          while (cursor + 1 < session.length && !closed) {
-            const event = session.event(cursor + 1) as SessionEvent
+          dirty = false
+          while (cursor + 1 < feed.length && !closed) {
+            const event = feed.event(cursor + 1) as SessionEvent
             cursor = event.seq
             await stream.writeSSE({ id: String(event.seq), event: 'session-event', data: JSON.stringify(event) })
           }
+          if (statusDirty && !closed) {
+            statusDirty = false
+            await stream.writeSSE({ event: 'status', data: JSON.stringify({ status: feed.status }) })
+          }
           if (closed) break
+          if (dirty) continue
           const waited = new Promise<void>((resolve) => {
             wake = resolve
           })
@@ -223,6 +252,10 @@ export function createApp(deps: AppDeps): Hono {
     const parsed = sendMessageBody.strict().safeParse(await readJson(c))
     if (!parsed.success) throw new ApiError(400, 'bad-request', firstIssue(parsed.error))
     const clientTimeZone = zoneOrThrow(parsed.data.clientTimeZone, 'clientTimeZone')
+    if (parsed.data.text.trim() === '/compact') {
+      const { messageId } = await host.compact(id)
+      return c.json({ rpcId: randomId('rpc-'), messageId: messageId ?? randomId('compact-') }, 202)
+    }
     const result = await host.send(id, { text: parsed.data.text, clientTimeZone, mode: parsed.data.mode })
     return c.json(result, 202)
   })

@@ -1,50 +1,27 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
-import type { SessionEvent, SessionHeader } from '../protocol/events.ts'
-import { scanSessionBytes } from '../host/session-file.ts'
-import { HostError } from '../host/errors.ts'
-import { startInvariantCheck } from '../invariant/index.ts'
-import { applyScheduleEvent, emptyScheduleState } from '../schedule/index.ts'
+import { readdir, stat } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import {
+  FoldingVisitor,
+  isStoreError,
+  nodeFiles,
+  openForReading,
+  scanSessionFile,
+  type SessionFold,
+} from '../host/index.ts'
+import { errorMessage } from '../protocol/errors.ts'
+import { SESSION_ID_PATTERN } from '../protocol/session-id.ts'
 
-/** A streaming whole-log check: started with the header, fed each event once, answers a failure or null. */
-export type EventCheck = (header: SessionHeader) => (event: SessionEvent) => { seq: number; message: string } | null
-
-/** The invariant companion as an event check (SPEC 6). */
-export const invariantCheck: EventCheck = startInvariantCheck
-
-/** The Schedule fold as an event check (SPEC 7.6, 11). */
-export const scheduleCheck: EventCheck = () => {
-  let state = emptyScheduleState
-  return (event) => {
-    if (event.type !== 'schedule/change') return null
-    const next = applyScheduleEvent(state, event)
-    if (!next.ok) return { seq: event.seq, message: next.error.message }
-    state = next.value
-    return null
-  }
-}
-
-/** What `check` runs over every file: the invariant, then the Schedule fold, in one pass. */
-export const defaultChecks: readonly EventCheck[] = [invariantCheck, scheduleCheck]
-
-class CheckFailure extends Error {
-  constructor(readonly seq: number, message: string) {
-    super(message)
-  }
-}
-
-/** Session files named by the paths: files as given, directories searched for *.jsonl (recursively). */
+/** Session files named by the paths: files as given, directories searched for *.jsonl (recursively, never through a symlink). */
 export async function sessionFiles(paths: string[]): Promise<string[]> {
   const out: string[] = []
   const walk = async (path: string): Promise<void> => {
     const info = await stat(path)
     if (info.isDirectory()) {
-      const names = (await readdir(path)).sort()
-      for (const name of names) {
-        const child = join(path, name)
-        const childInfo = await stat(child)
-        if (childInfo.isDirectory()) await walk(child)
-        else if (name.endsWith('.jsonl')) out.push(child)
+      const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      for (const entry of entries) {
+        const child = join(path, entry.name)
+        if (entry.isDirectory()) await walk(child)
+        else if (entry.name.endsWith('.jsonl')) out.push(child)
       }
     } else out.push(path)
   }
@@ -58,34 +35,56 @@ export async function sessionFiles(paths: string[]): Promise<string[]> {
   return out
 }
 
-/** Checks one session file in a single streaming pass (no event is kept); returns the line to print. */
-export async function checkFile(path: string, checks: readonly EventCheck[] = defaultChecks): Promise<{ ok: boolean; line: string }> {
+function expectedId(path: string): string | null {
+  const name = basename(path)
+  if (!name.endsWith('.jsonl')) return null
+  const id = name.slice(0, -'.jsonl'.length)
+  return SESSION_ID_PATTERN.test(id) ? id : null
+}
+
+/**
+ * Checks one session file exactly as a host opens it (SPEC 11, 2.5): the same reader and event
+ * decoders, and every fold that can reject an event (the invariant companion, the Schedule fold),
+ * in one streaming pass that keeps no events. Returns the line to print.
+ */
+export async function checkFile(path: string, folds: readonly SessionFold<unknown>[]): Promise<{ ok: boolean; line: string }> {
+  const id = expectedId(path)
+  const validating = folds.filter((fold) => fold.validate !== undefined)
   try {
-    const buf = await readFile(path)
-    let running: ((event: SessionEvent) => { seq: number; message: string } | null)[] = []
-    scanSessionBytes(buf, path, (event) => {
-      for (const step of running) {
-        const failure = step(event)
-        if (failure) throw new CheckFailure(failure.seq, failure.message)
-      }
-    }, (header) => {
-      running = checks.map((check) => check(header))
-    })
+    const { handle } = await openForReading(nodeFiles, path)
+    try {
+      const visitor = new FoldingVisitor(id ?? '(file)', validating, false)
+      await scanSessionFile(
+        handle,
+        path,
+        (event) => visitor.event(event),
+        (header) => {
+          if (id !== null && header.id !== id) throw new Error(`the header names session ${header.id}`)
+          visitor.header(header)
+        },
+      )
+    } finally {
+      await handle.close()
+    }
   } catch (error) {
-    if (error instanceof CheckFailure) return { ok: false, line: `FAIL ${path} seq ${error.seq}: ${error.message}` }
-    const line = error instanceof HostError && typeof error.details?.line === 'number' ? error.details.line : 1
-    const message = error instanceof Error ? error.message : String(error)
-    return { ok: false, line: `FAIL ${path} seq ${Math.max(-1, line - 2)}: ${message}` }
+    if (isStoreError(error) && typeof error.details?.seq === 'number') {
+      const reason = typeof error.details.reason === 'string' ? error.details.reason : error.message
+      return { ok: false, line: `FAIL ${path} seq ${error.details.seq}: ${reason}` }
+    }
+    return { ok: false, line: `FAIL ${path} seq -1: ${errorMessage(error)}` }
   }
   return { ok: true, line: `ok ${path}` }
 }
 
 /** Runs `check` over paths, printing one line per file; resolves true iff all pass. */
-export async function runCheck(paths: string[], print: (line: string) => void = console.log): Promise<boolean> {
+export async function runCheck(
+  paths: string[],
+  folds: readonly SessionFold<unknown>[],
+  print: (line: string) => void = console.log,
+): Promise<boolean> {
   let allOk = true
-  const files = await sessionFiles(paths)
-  for (const file of files) {
-    const result = await checkFile(file)
+  for (const file of await sessionFiles(paths)) {
+    const result = await checkFile(file, folds)
     print(result.line)
     allOk &&= result.ok
   }

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 import { parseArgs, USAGE } from './cli-args.ts'
 import { runCheck } from './check.ts'
-import { compose } from './compose.ts'
+import { checkFolds, compose } from './compose.ts'
 import { ensureOverlayBuilt } from './overlay-build.ts'
 import { listen } from './serve.ts'
 
@@ -15,7 +15,7 @@ async function main(): Promise<number> {
       console.log(USAGE)
       return 0
     case 'check':
-      return (await runCheck(command.paths)) ? 0 : 1
+      return (await runCheck(command.paths, await checkFolds())) ? 0 : 1
     case 'serve': {
       const o = command.options
       if (o.build) await ensureOverlayBuilt(root, (line) => console.error(line))

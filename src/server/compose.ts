@@ -2,7 +2,7 @@ import { Host } from '../host/host.ts'
 import type { Model } from '../host/models/model.ts'
 import { OpenAiModel, openAiOptionsFromEnv } from '../host/models/openai.ts'
 import { ScriptFileModel } from '../host/models/script-file.ts'
-import { systemClock, type Clock, type Plugin } from '../host/plugin-api.ts'
+import { systemClock, type Clock, type Plugin, type SessionFold } from '../host/plugin-api.ts'
 import { createInvariantPlugin } from '../invariant/index.ts'
 import { createTimeContextPlugin } from '../plugin/index.ts'
 import { OfflineModel } from './offline-model.ts'
@@ -59,6 +59,11 @@ export async function compose(options: ComposeOptions): Promise<Composition> {
     ...(options.log ? { log: options.log } : {}),
   })
   return { host, schedules: schedule.service }
+}
+
+/** The folds a composed host keeps, for `check` to read logs exactly as the server opens them. */
+export function checkFolds(): Promise<SessionFold<unknown>[]> {
+  return Host.foldsOf([...defaultPlugins({}), createSchedulePlugin()])
 }
 
 /** Builds the host the server runs (see `compose`). */

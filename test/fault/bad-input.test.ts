@@ -392,10 +392,10 @@ describe('HEAD of the event stream', () => {
   it('answers the headers without leaving a stream loop (a log subscription and a heartbeat timer) behind', async () => {
     const world = await World.create(await tempDir('sw-bad-head-'))
     const app = createApp({ host: world.host, schedules: world.schedules })
-    const session = await world.host.openSession('alpha')
+    const feed = await world.host.feed('alpha')
     let subscriptions = 0
-    const subscribe = session.log.subscribe.bind(session.log)
-    session.log.subscribe = (listener) => {
+    const subscribe = feed.onEvents.bind(feed)
+    feed.onEvents = (listener) => {
       subscriptions++
       const unsubscribe = subscribe(listener)
       return () => {

@@ -113,10 +113,14 @@ describe('JSONL session store', () => {
   })
 
   it.each([
-    ['bad JSON mid-file', (lines: string[]) => [lines[0], '{oops', lines[1]]],
-    ['a gap in seq', (lines: string[]) => [lines[0], lines[1].replace('"seq":0', '"seq":3')]],
-    ['a changed header', (lines: string[]) => [lines[0].replace('"version":1', '"version":2'), lines[1]]],
-  ])('refuses to open a file with %s and never rewrites it', async (_name, damage) => {
+    ['bad JSON mid-file', (lines: string[]) => [lines[0], '{oops', lines[1]], { seq: 0, reason: 'line is not valid JSON' }],
+    ['a gap in seq', (lines: string[]) => [lines[0], lines[1].replace('"seq":0', '"seq":3')], { seq: 0, reason: 'expected seq 0, found 3' }],
+    [
+      'a changed header',
+      (lines: string[]) => [lines[0].replace('"version":1', '"version":2'), lines[1]],
+      { seq: -1, reason: 'not a version 1 session header' },
+    ],
+  ])('refuses to open a file with %s and never rewrites it', async (_name, damage, details) => {
     const dir = await tempDir()
     const first = await makeHost(dir)
     const { session } = await first.host.createSession({ id: 'c', timeZone: 'UTC' })
@@ -127,7 +131,7 @@ describe('JSONL session store', () => {
     const damaged = `${damage(lines).join('\n')}\n`
     await writeFile(path, damaged)
     const second = await makeHost(dir)
-    await expect(second.host.openSession('c')).rejects.toMatchObject({ code: 'session-corrupt' })
+    await expect(second.host.openSession('c')).rejects.toMatchObject({ code: 'corrupt', details })
     expect(await readFile(path, 'utf8')).toBe(damaged)
     await second.host.close()
   })

@@ -1,9 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent, UserMessage } from '../../src/protocol/events.ts'
 import { ScriptedModel } from '../../src/host/models/scripted.ts'
-import type { Session } from '../../src/host/session.ts'
+import type { Session } from '../../src/host/session/session.ts'
 import { compose } from '../../src/server/compose.ts'
 import { FakeClock } from '../support/fake-clock.ts'
 import { settle, waitFor } from '../support/host-harness.ts'
@@ -259,24 +259,35 @@ describe('Schedule on the real loop', () => {
     await host.close()
   })
 
-  it('keeps a session with a corrupt Schedule history open and answers corrupt_schedule_log', async () => {
+  it('refuses to open a session whose Schedule history the fold rejects, naming the seq (SPEC 2.5)', async () => {
     const dir = await tempDir()
     await mkdir(join(dir, 'sessions'), { recursive: true })
     const lines = [
       { type: 'session', version: 1, id: 'c', createdAt: T0, timeZone: 'UTC' },
       { seq: 0, time: T0, type: 'schedule/change', data: { version: 1, operation: 'delete', id: 'schedule-7' } },
     ]
-    await writeFile(join(dir, 'sessions/c.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
-    const { host, model, schedules } = await build(dir)
-    model.push({ text: '', toolCalls: [{ callId: 'c1', name: 'schedule_list', arguments: '{}' }] }, { text: 'sorry' })
-    const session = await host.openSession('c')
-    await turnWith(session, rpc('m1', 'list', 'UTC'))
-    expect(toolResults(session.events())).toEqual([
-      { code: 'corrupt_schedule_log', message: expect.stringContaining('schedule log is corrupt at seq 0'), seq: 0 },
-    ])
-    expect(schedules.list(session)).toEqual([])
-    await expect(schedules.delete(session, 'schedule-1')).rejects.toMatchObject({ code: 'corrupt_schedule_log' })
+    const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n'
+    await writeFile(join(dir, 'sessions/c.jsonl'), text)
+    const { host } = await build(dir)
+    await expect(host.openSession('c')).rejects.toMatchObject({
+      code: 'corrupt',
+      details: { seq: 0, reason: 'schedule log is corrupt at seq 0: delete of "schedule-7", which is not an active reminder' },
+    })
+    expect(await readFile(join(dir, 'sessions/c.jsonl'), 'utf8')).toBe(text)
     await host.close()
+  })
+
+  it('refuses to append a schedule change the fold rejects and writes nothing', async () => {
+    const dir = await tempDir()
+    const { host } = await build(dir)
+    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    await expect(
+      session.append([{ type: 'schedule/change', data: { version: 1, operation: 'delete', id: 'schedule-7' } }]),
+    ).rejects.toMatchObject({ code: 'corrupt_schedule_log' })
+    expect(session.length).toBe(0)
+    expect(await session.flush()).toBe(true)
+    await host.close()
+    expect((await readFile(join(dir, 'sessions/s.jsonl'), 'utf8')).split('\n').length).toBe(2)
   })
 
   it('answers persistence_uncertain when the durability barrier fails', async () => {

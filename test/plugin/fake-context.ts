@@ -12,6 +12,7 @@ import type { EventDraft, SessionEvent, SessionHeader, UserMessage } from '../..
 export class FakeSession implements SessionView {
   readonly id: string
   readonly running = true
+  readonly closed = false
   readonly effects: string[] = []
 
   constructor(

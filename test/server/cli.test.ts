@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
@@ -171,17 +171,18 @@ describe('CLI serve, kill -9 and check', () => {
     const contentOnly = readingLine.replace('request: America/New_York.', 'request: America/New_Yorq.')
     const both = readingLine.replaceAll('request: America/New_York.', 'request: America/New_Yorq.')
     expect(contentOnly).not.toBe(both)
-    await writeFile(join(copies, 'a.jsonl'), original.replace(readingLine, contentOnly))
-    await writeFile(join(copies, 'b.jsonl'), original.replace(readingLine, both))
-    await writeFile(join(copies, 'c.jsonl'), original)
+    for (const name of ['a', 'b', 'c']) await mkdir(join(copies, name))
+    await writeFile(join(copies, 'a/crash.jsonl'), original.replace(readingLine, contentOnly))
+    await writeFile(join(copies, 'b/crash.jsonl'), original.replace(readingLine, both))
+    await writeFile(join(copies, 'c/crash.jsonl'), original)
     const [good, bad] = await Promise.all([run(['check', dir]), run(['check', copies])])
     expect(good).toEqual({ code: 0, stdout: `ok ${path}\n`, stderr: '' })
     expect(bad).toEqual({
       code: 1,
       stdout: [
-        `FAIL ${join(copies, 'a.jsonl')} seq ${seq}: invariant violated by "time-context": time-context source must carry only the exact snapshot text`,
-        `FAIL ${join(copies, 'b.jsonl')} seq ${seq}: invariant violated by "time-context": time-context text does not match the Session and current request zones`,
-        `ok ${join(copies, 'c.jsonl')}`,
+        `FAIL ${join(copies, 'a/crash.jsonl')} seq ${seq}: invariant violated by "time-context": time-context source must carry only the exact snapshot text`,
+        `FAIL ${join(copies, 'b/crash.jsonl')} seq ${seq}: invariant violated by "time-context": time-context text does not match the Session and current request zones`,
+        `ok ${join(copies, 'c/crash.jsonl')}`,
         '',
       ].join('\n'),
       stderr: '',

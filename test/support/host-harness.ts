@@ -2,7 +2,7 @@ import type { SessionEvent } from '../../src/protocol/events.ts'
 import { Host } from '../../src/host/host.ts'
 import type { Plugin } from '../../src/host/plugin-api.ts'
 import { ScriptedModel } from '../../src/host/models/scripted.ts'
-import type { Session } from '../../src/host/session.ts'
+import type { Session } from '../../src/host/session/session.ts'
 import { FakeClock } from './fake-clock.ts'
 
 /** A host on a real temp dir with the scripted model and a fake clock. */

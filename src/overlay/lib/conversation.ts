@@ -202,6 +202,7 @@ export function buildConversation(events: readonly SessionEvent[]): Conversation
       case 'step/end':
       case 'request/header':
       case 'schedule/change':
+      case 'session/title':
         break
       default: {
         const unreachable: never = event

@@ -1,0 +1,54 @@
+import { HostError } from '../errors.ts'
+
+/** Whether a session is working. */
+export type SessionActivity = 'idle' | 'running'
+
+/** Who holds a session: a turn of the agent loop or a plugin's maintenance task. */
+export type Holder = 'turn' | 'maintenance'
+
+/** The exclusive claim on one session (SPEC 3.3): one turn or maintenance task at a time. */
+export class SessionLock {
+  private holder: Holder | null = null
+  private idleWaiters: (() => void)[] = []
+  private readonly listeners = new Set<(status: SessionActivity) => void>()
+
+  constructor(private readonly sessionId: string) {}
+
+  /** True while a turn or maintenance task holds the session. */
+  get held(): boolean {
+    return this.holder !== null
+  }
+
+  /** 'running' while held. */
+  get status(): SessionActivity {
+    return this.holder === null ? 'idle' : 'running'
+  }
+
+  /** Takes the idle session; throws `session-busy` when it is held. */
+  take(holder: Holder): void {
+    if (this.holder !== null) throw new HostError('session-busy', `session ${this.sessionId} is busy`)
+    this.holder = holder
+    for (const listener of this.listeners) listener('running')
+  }
+
+  /** Releases the session and wakes everyone waiting for it to be idle. */
+  release(): void {
+    this.holder = null
+    const waiters = this.idleWaiters
+    this.idleWaiters = []
+    for (const resolve of waiters) resolve()
+    if (this.holder === null) for (const listener of this.listeners) listener('idle')
+  }
+
+  /** Resolves when nobody holds the session. */
+  whenIdle(): Promise<void> {
+    if (this.holder === null) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
+  /** Subscribes to idle/running changes. */
+  onStatus(listener: (status: SessionActivity) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+}

@@ -1,0 +1,241 @@
+import type { EventDraft, InboxTarget, SessionEvent, SessionHeader, UserMessage } from '../../protocol/events.ts'
+import { errorMessage } from '../../protocol/errors.ts'
+import { compactionDrafts } from '../compaction.ts'
+import { inboxFold, loopFold, surfaceFold } from '../folds.ts'
+import type { Model } from '../models/model.ts'
+import type { Clock, SessionFold, SessionView } from '../plugin-api.ts'
+import type { PluginRegistry } from '../registry.ts'
+import type { SessionLog } from '../session-log.ts'
+import { storageUnavailable, type StoreError } from '../store/store-error.ts'
+import { Inbox } from './inbox.ts'
+import { SessionLock, type SessionActivity } from './lock.ts'
+import { runTurn } from './turn-runner.ts'
+
+/** Settings shared by every session of a host. */
+export type SessionRuntimeOptions = {
+  registry: PluginRegistry
+  model: Model
+  clock: Clock
+  systemPrompt: string
+  /** Surface size (characters) above which a compaction runs after a turn; 0 disables. */
+  compactThresholdChars: number
+  log: (line: string) => void
+}
+
+/** One open session: its log, inbox, lock and agent loop (SPEC 2, 3). */
+export class Session implements SessionView {
+  private readonly lock: SessionLock
+  private readonly inbox: Inbox
+  private controller: AbortController | null = null
+  private readonly lifetime = new AbortController()
+  private kickScheduled = false
+
+  constructor(
+    readonly log: SessionLog,
+    private readonly options: SessionRuntimeOptions,
+  ) {
+    this.lock = new SessionLock(log.header.id)
+    this.inbox = new Inbox(() => log.fold(inboxFold))
+    log.onFailure((error) => this.stop(error))
+  }
+
+  get id(): string {
+    return this.log.header.id
+  }
+
+  get header(): SessionHeader {
+    return this.log.header
+  }
+
+  get length(): number {
+    return this.log.length
+  }
+
+  get running(): boolean {
+    return this.lock.held
+  }
+
+  /** True once the session was closed or its store failed; it takes no more work. */
+  get closed(): boolean {
+    return this.lifetime.signal.aborted
+  }
+
+  /** Aborted when the session is closed or its store failed. */
+  get signal(): AbortSignal {
+    return this.lifetime.signal
+  }
+
+  /** 'running' while a turn or maintenance task holds the session. */
+  get status(): SessionActivity {
+    return this.lock.status
+  }
+
+  event(seq: number): SessionEvent | undefined {
+    return this.log.event(seq)
+  }
+
+  events(): readonly SessionEvent[] {
+    return this.log.events()
+  }
+
+  fold<S>(fold: SessionFold<S>): S {
+    return this.log.fold(fold)
+  }
+
+  append(drafts: EventDraft[]): Promise<SessionEvent[]> {
+    return this.log.append(drafts)
+  }
+
+  flush(): Promise<boolean> {
+    return this.log.flush()
+  }
+
+  /** Subscribes to idle/running changes. */
+  onStatus(listener: (status: SessionActivity) => void): () => void {
+    return this.lock.onStatus(listener)
+  }
+
+  whenIdle(): Promise<void> {
+    return this.lock.whenIdle()
+  }
+
+  runMaintenance<T>(task: () => Promise<T>): Promise<T> {
+    this.assertOpen()
+    this.lock.take('maintenance')
+    return (async () => {
+      try {
+        return await task()
+      } finally {
+        this.release()
+      }
+    })()
+  }
+
+  async enqueue(message: UserMessage, target: InboxTarget): Promise<void> {
+    this.assertOpen()
+    await this.log.append([{ type: 'inbox/enqueued', data: { target, message } }])
+    await this.barrier()
+    this.scheduleKick()
+  }
+
+  /** Aborts the running turn; queued messages stay queued. */
+  cancel(): void {
+    this.controller?.abort(new Error('cancelled'))
+  }
+
+  /**
+   * Compacts the surface once the session is idle (SPEC 2.4); resolves with the replacing message's
+   * id (null when there was nothing to compact) only once the compaction is durable.
+   */
+  async compact(): Promise<string | null> {
+    for (;;) {
+      this.assertOpen()
+      await this.whenIdle()
+      if (!this.lock.held) break
+    }
+    this.assertOpen()
+    return this.runMaintenance(() => this.compactNow())
+  }
+
+  /** Closes dangling turns left by a crash; called once after open. */
+  async recover(): Promise<void> {
+    const loop = this.log.fold(loopFold)
+    if (loop.openTurn === null) return
+    const drafts: EventDraft[] = []
+    if (loop.openStep !== null) drafts.push({ type: 'step/end', data: { turn: loop.openTurn, step: loop.openStep } })
+    drafts.push({
+      type: 'turn/end',
+      data: { turn: loop.openTurn, reason: 'error', message: 'interrupted: the host stopped during this turn' },
+    })
+    await this.log.append(drafts)
+    await this.barrier()
+  }
+
+  /** Starts work that was restored from the durable inbox. */
+  start(): void {
+    this.scheduleKick()
+  }
+
+  /** Stops taking new work, waits for the running turn to end and closes the log. */
+  async close(): Promise<void> {
+    this.stop(null)
+    await this.whenIdle()
+    await this.log.close()
+  }
+
+  /** Resolves once everything appended so far is durable; throws `unavailable` when the store failed. */
+  private async barrier(): Promise<void> {
+    if (!(await this.log.flush())) throw this.log.failure ?? storageUnavailable(this.id, new Error('barrier failed'))
+  }
+
+  private assertOpen(): void {
+    if (this.log.failure) throw this.log.failure
+    if (this.closed) throw storageUnavailable(this.id, new Error('the session is closed'))
+  }
+
+  private stop(failure: StoreError | null): void {
+    if (this.closed) return
+    this.lifetime.abort(failure ?? new Error('closed'))
+    this.controller?.abort(failure ?? new Error('closed'))
+  }
+
+  private release(): void {
+    this.lock.release()
+    this.scheduleKick()
+  }
+
+  private scheduleKick(): void {
+    if (this.kickScheduled || this.closed) return
+    this.kickScheduled = true
+    setImmediate(() => {
+      this.kickScheduled = false
+      this.kick()
+    })
+  }
+
+  private kick(): void {
+    if (this.lock.held || this.closed) return
+    if (this.overThreshold()) {
+      void this.runMaintenance(() => this.compactNow()).catch((error: unknown) => {
+        if (!this.closed) this.options.log(`session ${this.id}: compaction failed: ${errorMessage(error)}`)
+      })
+      return
+    }
+    if (!this.inbox.hasWork()) return
+    this.lock.take('turn')
+    const controller = new AbortController()
+    this.controller = controller
+    const context = {
+      session: this,
+      log: this.log,
+      inbox: this.inbox,
+      registry: this.options.registry,
+      model: this.options.model,
+      systemPrompt: this.options.systemPrompt,
+    }
+    void runTurn(context, controller.signal)
+      .catch((error: unknown) => {
+        if (!this.closed) this.options.log(`session ${this.id}: turn failed: ${errorMessage(error)}`)
+      })
+      .finally(() => {
+        this.controller = null
+        this.release()
+      })
+  }
+
+  private overThreshold(): boolean {
+    const threshold = this.options.compactThresholdChars
+    const surface = this.log.fold(surfaceFold)
+    return threshold > 0 && surface.chars > threshold && surface.sinceCompaction > 0
+  }
+
+  private async compactNow(): Promise<string | null> {
+    const surface = this.log.fold(surfaceFold)
+    if (surface.seqs.length === 0) return null
+    const events = surface.seqs.map((seq) => this.log.event(seq) as SessionEvent)
+    const { drafts, messageId } = compactionDrafts(events, this.log.length - 1)
+    await this.log.append(drafts)
+    await this.barrier()
+    return messageId
+  }
+}

@@ -1,0 +1,184 @@
+import type { EventDraft, SessionEvent, ToolCall, TurnEndReason, UserMessage } from '../../protocol/events.ts'
+import { errorMessage } from '../../protocol/errors.ts'
+import { loopFold, surfaceFold } from '../folds.ts'
+import { randomId } from '../ids.ts'
+import type { Model, ModelToolSpec } from '../models/model.ts'
+import type { PreStepDecision, SessionView, ToolDefinition } from '../plugin-api.ts'
+import type { PluginRegistry } from '../registry.ts'
+import type { SessionLog } from '../session-log.ts'
+import { surfaceToMessages } from '../surface.ts'
+import type { Inbox } from './inbox.ts'
+import { runTool } from './tool-runner.ts'
+
+/** What one turn runs with. */
+export type TurnContext = {
+  session: SessionView
+  log: SessionLog
+  inbox: Inbox
+  registry: PluginRegistry
+  model: Model
+  systemPrompt: string
+}
+
+type StepOutcome = 'continue' | 'done' | { reason: TurnEndReason; message?: string }
+
+function toolSpecs(registry: PluginRegistry): { specs: ModelToolSpec[]; tools: Map<string, ToolDefinition> } {
+  const tools = new Map<string, ToolDefinition>()
+  for (const [name, entry] of registry.tools) if (!entry.owner.disposed) tools.set(name, entry.value)
+  const specs = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))
+  return { specs, tools }
+}
+
+/** Runs one turn of the agent loop (SPEC 3): claims, the pre-step waterfall, steps, tools, the turn's end. */
+export async function runTurn(ctx: TurnContext, signal: AbortSignal): Promise<void> {
+  try {
+    await turnBody(ctx, signal)
+  } catch (error) {
+    if (ctx.log.failure) throw error
+    const loop = ctx.log.fold(loopFold)
+    if (loop.openTurn === null) throw error
+    if (loop.openStep !== null) {
+      await ctx.log.append([{ type: 'step/end', data: { turn: loop.openTurn, step: loop.openStep } }])
+    }
+    await endTurn(ctx, loop.openTurn, signal.aborted ? 'aborted' : 'error', signal.aborted ? undefined : errorMessage(error))
+  }
+}
+
+async function drop(ctx: TurnContext, ids: string[], reason: string): Promise<void> {
+  if (ids.length > 0) await ctx.log.append([{ type: 'inbox/dropped', data: { ids, reason } }])
+  ctx.inbox.settle()
+}
+
+async function endTurn(ctx: TurnContext, turn: number, reason: TurnEndReason, message?: string): Promise<void> {
+  const data = message === undefined ? { turn, reason } : { turn, reason, message }
+  await ctx.log.append([{ type: 'turn/end', data }])
+  await ctx.log.flush()
+}
+
+async function turnBody(ctx: TurnContext, signal: AbortSignal): Promise<void> {
+  const turn = ctx.log.fold(loopFold).lastTurn + 1
+  await ctx.log.append([{ type: 'turn/start', data: { turn } }])
+  let step = 0
+  let needsResponse = false
+  for (;;) {
+    const proposed = step + 1
+    if (signal.aborted) return endTurn(ctx, turn, 'aborted')
+    const claimed = ctx.inbox.claim(proposed)
+    const claimedIds = claimed.map((m) => m.id)
+    let decision: PreStepDecision
+    try {
+      decision = await ctx.registry.runPreStep({ session: ctx.session, turn, step: proposed, messages: claimed, signal })
+    } catch (error) {
+      await drop(ctx, claimedIds, 'error')
+      return endTurn(ctx, turn, 'error', errorMessage(error))
+    }
+    if (signal.aborted) {
+      await drop(ctx, claimedIds, 'aborted')
+      return endTurn(ctx, turn, 'aborted')
+    }
+    if (decision.kind === 'reject') {
+      await drop(ctx, claimedIds, 'blocked')
+      return endTurn(ctx, turn, 'blocked')
+    }
+    const entered = decision.messages
+    const enteredIds = new Set(entered.map((m) => m.id))
+    const filtered = claimedIds.filter((id) => !enteredIds.has(id))
+    if (entered.length === 0 && (proposed === 1 || !needsResponse)) {
+      await drop(ctx, filtered, 'filtered')
+      return endTurn(ctx, turn, 'completed')
+    }
+    step = proposed
+    await enterStep(ctx, claimedIds, filtered, turn, step, entered)
+    const outcome = await runStep(ctx, turn, step, signal)
+    if (outcome !== 'continue' && outcome !== 'done') return endTurn(ctx, turn, outcome.reason, outcome.message)
+    needsResponse = outcome === 'continue'
+    if (!needsResponse && !ctx.inbox.hasSteering()) return endTurn(ctx, turn, 'completed')
+  }
+}
+
+async function enterStep(
+  ctx: TurnContext,
+  claimedIds: string[],
+  filtered: string[],
+  turn: number,
+  step: number,
+  entered: UserMessage[],
+): Promise<void> {
+  const drafts: EventDraft[] = [
+    ...(filtered.length > 0 ? [{ type: 'inbox/dropped' as const, data: { ids: filtered, reason: 'filtered' } }] : []),
+    { type: 'step/start', data: { turn, step } },
+    ...entered.map((message): EventDraft => ({ type: 'user/message', data: message, surfaceOp: 'append' })),
+  ]
+  try {
+    await ctx.log.append(drafts)
+  } catch (error) {
+    if (!ctx.log.failure) await drop(ctx, claimedIds, 'error')
+    throw error
+  }
+  ctx.inbox.settle()
+}
+
+async function runStep(ctx: TurnContext, turn: number, step: number, signal: AbortSignal): Promise<StepOutcome> {
+  const stepEnd = (): Promise<SessionEvent[]> => ctx.log.append([{ type: 'step/end', data: { turn, step } }])
+  const failure = async (error: unknown): Promise<StepOutcome> => {
+    if (ctx.log.failure) throw error
+    await stepEnd()
+    if (signal.aborted) return { reason: 'aborted' }
+    return { reason: 'error', message: errorMessage(error) }
+  }
+  let toolCalls: ToolCall[]
+  let tools: Map<string, ToolDefinition>
+  try {
+    const built = toolSpecs(ctx.registry)
+    tools = built.tools
+    const names = built.specs.map((s) => s.name)
+    const last = ctx.log.fold(loopFold).lastHeader
+    const model = ctx.model.name
+    if (last === null || last.model !== model || last.tools.join('\u0000') !== names.join('\u0000')) {
+      await ctx.log.append([
+        { type: 'request/header', data: { model, tools: names, reason: last === null ? 'initial' : 'change' } },
+      ])
+    }
+    const surface = ctx.log.fold(surfaceFold).seqs.map((seq) => ctx.log.event(seq) as SessionEvent)
+    const response = await ctx.model.complete(
+      { system: ctx.systemPrompt, messages: surfaceToMessages(surface), tools: built.specs },
+      signal,
+    )
+    if (signal.aborted) return failure(signal.reason)
+    toolCalls = response.toolCalls.map((call) => ({
+      callId: call.callId ?? randomId('call-'),
+      name: call.name,
+      arguments: call.arguments,
+    }))
+    const data = {
+      turn,
+      step,
+      id: randomId('asst-'),
+      content: [{ type: 'text' as const, text: response.text }],
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+      ...(response.usage ? { usage: response.usage } : {}),
+    }
+    await ctx.log.append([{ type: 'assistant/message', data }])
+  } catch (error) {
+    return failure(error)
+  }
+  for (const call of toolCalls) {
+    await ctx.log.append([{ type: 'tool/call', data: { turn, step, ...call } }])
+    const result = await runTool(tools, call, { session: ctx.session, turn, step, signal })
+    await ctx.log.append([
+      {
+        type: 'tool/result',
+        data: {
+          turn,
+          step,
+          callId: call.callId,
+          content: [{ type: 'text', text: result.text }],
+          ...(result.isError ? { isError: true } : {}),
+        },
+      },
+    ])
+  }
+  await stepEnd()
+  if (signal.aborted) return { reason: 'aborted' }
+  return toolCalls.length > 0 ? 'continue' : 'done'
+}

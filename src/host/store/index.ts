@@ -1,0 +1,5 @@
+export type { Store, SessionWriter, SessionListing, CreateResult, OpenVisitor } from './store.ts'
+export { StoreError, isStoreError, corruptSession, storageUnavailable, type StoreErrorCode, type CorruptDetails } from './store-error.ts'
+export { JsonlStore, type JsonlStoreOptions } from './jsonl/jsonl-store.ts'
+export { nodeFiles, type FileLayer, type FileHandleLike } from './jsonl/file-layer.ts'
+export { scanSessionFile, openForReading, loadSessionFile, type ScannedFile } from './jsonl/session-file.ts'

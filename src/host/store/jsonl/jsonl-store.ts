@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto'
+import { constants } from 'node:fs'
+import { join } from 'node:path'
+import type { SessionHeader } from '../../../protocol/events.ts'
+import { SESSION_ID_PATTERN } from '../../../protocol/session-id.ts'
+import { StoreError, storageUnavailable } from '../store-error.ts'
+import type { CreateResult, OpenVisitor, SessionListing, SessionWriter, Store } from '../store.ts'
+import { nodeFiles, type FileHandleLike, type FileLayer } from './file-layer.ts'
+import { corruptFile, openForReading, readHeaderFile, scanSessionFile, specialFileReason } from './session-file.ts'
+import { JsonlSessionWriter } from './session-writer.ts'
+
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW
+const STAGE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
+const STAGED_NAME = /^[A-Za-z0-9_-]{1,64}\.jsonl\.[0-9a-f]{12}\.tmp$/
+const SESSION_NAME = /^([A-Za-z0-9_-]{1,64})\.jsonl$/
+
+/** How to build the JSONL store. */
+export type JsonlStoreOptions = {
+  dataDir: string
+  /** The file system calls (tests inject failures here). */
+  files?: FileLayer
+  log?: (line: string) => void
+}
+
+function errno(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | null)?.code
+}
+
+/**
+ * The default store (SPEC 2.5, 14.1): one JSON Lines file per session in `<dataDir>/sessions`,
+ * created atomically, appended in order with group commit, read only from regular files.
+ */
+export class JsonlStore implements Store {
+  readonly sessionsDir: string
+  private readonly files: FileLayer
+  private readonly log: (line: string) => void
+
+  private constructor(options: JsonlStoreOptions) {
+    this.sessionsDir = join(options.dataDir, 'sessions')
+    this.files = options.files ?? nodeFiles
+    this.log = options.log ?? (() => undefined)
+  }
+
+  /** Opens the store: creates the sessions folder and removes staged files of interrupted creations. */
+  static async open(options: JsonlStoreOptions): Promise<JsonlStore> {
+    const store = new JsonlStore(options)
+    await store.files.mkdir(store.sessionsDir)
+    for (const entry of await store.files.readdir(store.sessionsDir)) {
+      if (entry.isFile() && (STAGED_NAME.test(entry.name) || entry.name.startsWith('.probe-'))) {
+        await store.files.unlink(join(store.sessionsDir, entry.name)).catch(() => undefined)
+        store.log(`removed the staged file ${entry.name} of an interrupted session creation`)
+      }
+    }
+    return store
+  }
+
+  /** Path of a session's file. */
+  pathOf(id: string): string {
+    return join(this.sessionsDir, `${id}.jsonl`)
+  }
+
+  async listSessions(): Promise<SessionListing[]> {
+    let entries
+    try {
+      entries = await this.files.readdir(this.sessionsDir)
+    } catch (error) {
+      if (errno(error) === 'ENOENT') return []
+      throw storageUnavailable('(all)', error)
+    }
+    const out: SessionListing[] = []
+    for (const entry of entries) {
+      const match = SESSION_NAME.exec(entry.name)
+      if (match === null) continue
+      const id = match[1]
+      const path = join(this.sessionsDir, entry.name)
+      if (!entry.isFile()) {
+        let reason = 'not a regular file'
+        try {
+          reason = specialFileReason(await this.files.lstat(path)) ?? reason
+        } catch {
+          reason = 'not a regular file (gone)'
+        }
+        out.push({ id, problem: corruptFile(path, -1, reason) })
+        continue
+      }
+      try {
+        out.push({ id, header: await this.readHeader(id) })
+      } catch (error) {
+        if (error instanceof StoreError) {
+          if (error.code !== 'not-found') out.push({ id, problem: error })
+        } else throw error
+      }
+    }
+    return out
+  }
+
+  async readHeader(id: string): Promise<SessionHeader> {
+    const path = this.pathOf(id)
+    const header = await readHeaderFile(this.files, path)
+    if (header.id !== id) throw corruptFile(path, -1, `the header names session ${header.id}`)
+    return header
+  }
+
+  async createSession(header: SessionHeader): Promise<CreateResult> {
+    const path = this.pathOf(header.id)
+    const staged = `${path}.${randomBytes(6).toString('hex')}.tmp`
+    try {
+      const draft = await this.files.open(staged, STAGE_FLAGS, 0o644)
+      try {
+        const bytes = Buffer.from(`${JSON.stringify(header)}\n`)
+        await draft.write(bytes, 0, bytes.length, null)
+        await draft.datasync()
+      } finally {
+        await draft.close()
+      }
+      try {
+        await this.files.link(staged, path)
+      } catch (error) {
+        if (errno(error) !== 'EEXIST') throw error
+        const existing = await this.emptyOrHeader(header.id)
+        if (existing !== null) return { created: false, header: existing }
+        await this.files.rename(staged, path)
+      }
+      await this.syncDir()
+      return { created: true }
+    } catch (error) {
+      if (error instanceof StoreError) throw error
+      throw storageUnavailable(header.id, error)
+    } finally {
+      await this.files.unlink(staged).catch(() => undefined)
+    }
+  }
+
+  /** The header of an existing session, or null when the file is an empty regular file (a v1 creation never completed). */
+  private async emptyOrHeader(id: string): Promise<SessionHeader | null> {
+    const info = await this.files.lstat(this.pathOf(id))
+    if (info.isFile() && info.size === 0) return null
+    return this.readHeader(id)
+  }
+
+  private async syncDir(): Promise<void> {
+    const dir = await this.files.open(this.sessionsDir, constants.O_RDONLY | constants.O_DIRECTORY)
+    try {
+      await dir.datasync()
+    } finally {
+      await dir.close()
+    }
+  }
+
+  async openSession(id: string, visit: OpenVisitor): Promise<SessionWriter> {
+    if (!SESSION_ID_PATTERN.test(id)) throw new StoreError('not-found', `session ${id} does not exist`)
+    const path = this.pathOf(id)
+    const { handle: reader, info } = await openForReading(this.files, path)
+    let writer: FileHandleLike | null = null
+    try {
+      const scanned = await scanSessionFile(
+        reader,
+        path,
+        (event) => visit.event(event),
+        (header) => {
+          if (header.id !== id) throw corruptFile(path, -1, `the header names session ${header.id}`)
+          visit.header(header)
+        },
+      )
+      try {
+        writer = await this.files.open(path, WRITE_FLAGS)
+      } catch (error) {
+        throw storageUnavailable(id, error)
+      }
+      const opened = await writer.stat()
+      if (opened.dev !== info.dev || opened.ino !== info.ino) {
+        throw storageUnavailable(id, new Error(`session file ${path} was replaced while it was opened`))
+      }
+      if (scanned.tornBytes > 0) {
+        try {
+          await writer.truncate(scanned.validBytes)
+          await writer.datasync()
+        } catch (error) {
+          throw storageUnavailable(id, error)
+        }
+        this.log(`session ${id}: recovered a torn final line (${scanned.tornBytes} bytes cut)`)
+      }
+      const start = {
+        header: scanned.header,
+        path,
+        handle: writer,
+        dev: opened.dev,
+        ino: opened.ino,
+        durableCount: scanned.eventCount,
+        durableBytes: scanned.validBytes,
+        needsNewline: scanned.missingFinalNewline,
+      }
+      writer = null
+      return new JsonlSessionWriter(this.files, start)
+    } finally {
+      await reader.close()
+      if (writer !== null) await writer.close()
+    }
+  }
+
+  async probe(): Promise<void> {
+    const path = join(this.sessionsDir, `.probe-${process.pid}-${randomBytes(4).toString('hex')}`)
+    try {
+      await this.files.mkdir(this.sessionsDir)
+      const handle = await this.files.open(path, STAGE_FLAGS, 0o644)
+      try {
+        const bytes = Buffer.alloc(4096, 0x20)
+        await handle.write(bytes, 0, bytes.length, null)
+        await handle.datasync()
+      } finally {
+        await handle.close()
+      }
+    } catch (error) {
+      throw storageUnavailable('(probe)', error)
+    } finally {
+      await this.files.unlink(path).catch(() => undefined)
+    }
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,196 @@
+import type { SessionEvent, SessionHeader } from '../../../protocol/events.ts'
+import { storageUnavailable, type StoreError } from '../store-error.ts'
+import type { SessionWriter } from '../store.ts'
+import type { FileHandleLike, FileLayer } from './file-layer.ts'
+
+type Waiter = { target: number; resolve: () => void; reject: (error: StoreError) => void }
+
+/** Where an open session file stands when its writer starts. */
+export type WriterStart = {
+  header: SessionHeader
+  path: string
+  handle: FileHandleLike
+  /** Identity of the file the handle writes (checked against the path at every barrier). */
+  dev: number
+  ino: number
+  durableCount: number
+  durableBytes: number
+  needsNewline: boolean
+}
+
+/**
+ * Appends of one JSONL session file with group commit: events queued while a write+fdatasync is in
+ * flight go out together in the next one. After each barrier the open file must still be the file
+ * at the path (a deleted or replaced file fails the writer), so nothing is acknowledged into a
+ * detached inode.
+ */
+export class JsonlSessionWriter implements SessionWriter {
+  readonly header: SessionHeader
+  private readonly path: string
+  private readonly handle: FileHandleLike
+  private readonly dev: number
+  private readonly ino: number
+  private durable: number
+  private durableBytes: number
+  private needsNewline: boolean
+  private accepted: number
+  private queue: string[] = []
+  private queuedEvents = 0
+  private cycling: Promise<void> | null = null
+  private readonly waiters: Waiter[] = []
+  private readonly durableListeners: ((count: number) => void)[] = []
+  private readonly failureListeners: ((error: StoreError) => void)[] = []
+  private failed: StoreError | null = null
+  private closed = false
+  private released = false
+
+  constructor(
+    private readonly files: FileLayer,
+    start: WriterStart,
+  ) {
+    this.header = start.header
+    this.path = start.path
+    this.handle = start.handle
+    this.dev = start.dev
+    this.ino = start.ino
+    this.durable = start.durableCount
+    this.durableBytes = start.durableBytes
+    this.needsNewline = start.needsNewline
+    this.accepted = start.durableCount
+  }
+
+  get durableCount(): number {
+    return this.durable
+  }
+
+  get failure(): StoreError | null {
+    return this.failed
+  }
+
+  append(events: readonly SessionEvent[]): void {
+    if (this.failed) throw this.failed
+    if (this.closed) throw storageUnavailable(this.header.id, new Error('the session is closed'))
+    if (events.length === 0) return
+    let text = ''
+    for (const event of events) text += `${JSON.stringify(event)}\n`
+    this.queue.push(text)
+    this.queuedEvents += events.length
+    this.accepted += events.length
+    this.kick()
+  }
+
+  barrier(): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed)
+    const target = this.accepted
+    if (this.durable >= target) return Promise.resolve()
+    return new Promise((resolve, reject) => this.waiters.push({ target, resolve, reject }))
+  }
+
+  onDurable(listener: (durableCount: number) => void): void {
+    this.durableListeners.push(listener)
+  }
+
+  onFailure(listener: (error: StoreError) => void): void {
+    this.failureListeners.push(listener)
+  }
+
+  async repair(): Promise<void> {
+    await this.cycling
+    let info
+    try {
+      info = await this.files.lstat(this.path)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.release()
+      throw storageUnavailable(this.header.id, error)
+    }
+    if (info.dev !== this.dev || info.ino !== this.ino) return this.release()
+    try {
+      const current = await this.handle.stat()
+      if (current.size > this.durableBytes) {
+        await this.handle.truncate(this.durableBytes)
+        await this.handle.datasync()
+      }
+    } catch (error) {
+      throw storageUnavailable(this.header.id, error)
+    }
+    await this.release()
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    await this.cycling
+    await this.release()
+  }
+
+  private async release(): Promise<void> {
+    if (this.released) return
+    this.released = true
+    await this.handle.close().catch(() => undefined)
+  }
+
+  private kick(): void {
+    if (this.cycling !== null || this.failed) return
+    this.cycling = this.cycle().finally(() => {
+      this.cycling = null
+      if (this.queue.length > 0 && !this.failed) this.kick()
+    })
+  }
+
+  private async cycle(): Promise<void> {
+    while (this.queue.length > 0 && !this.failed) {
+      const text = (this.needsNewline ? '\n' : '') + this.queue.join('')
+      const count = this.queuedEvents
+      this.queue = []
+      this.queuedEvents = 0
+      try {
+        const bytes = Buffer.from(text, 'utf8')
+        await this.writeAll(bytes)
+        this.needsNewline = false
+        await this.handle.datasync()
+        await this.checkIdentity()
+        this.durableBytes += bytes.length
+      } catch (error) {
+        this.fail(error)
+        return
+      }
+      this.durable += count
+      for (const listener of this.durableListeners) listener(this.durable)
+      for (let i = this.waiters.length - 1; i >= 0; i--) {
+        const waiter = this.waiters[i]
+        if (waiter.target <= this.durable) {
+          this.waiters.splice(i, 1)
+          waiter.resolve()
+        }
+      }
+    }
+  }
+
+  private async writeAll(bytes: Buffer): Promise<void> {
+    let offset = 0
+    while (offset < bytes.length) {
+      const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset, null)
+      offset += bytesWritten
+    }
+  }
+
+  private async checkIdentity(): Promise<void> {
+    const open = await this.handle.stat()
+    if (open.nlink === 0) throw new Error(`session file ${this.path} was deleted`)
+    let atPath
+    try {
+      atPath = await this.files.lstat(this.path)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`session file ${this.path} was deleted`)
+      throw error
+    }
+    if (atPath.dev !== open.dev || atPath.ino !== open.ino) throw new Error(`session file ${this.path} was replaced`)
+  }
+
+  private fail(error: unknown): void {
+    if (this.failed) return
+    this.failed = storageUnavailable(this.header.id, error)
+    const waiters = this.waiters.splice(0)
+    for (const waiter of waiters) waiter.reject(this.failed)
+    for (const listener of this.failureListeners) listener(this.failed)
+  }
+}
