@@ -6,7 +6,7 @@ import { HostError } from './errors.ts'
 import { hostFolds, titleFold } from './folds.ts'
 import { randomId } from './ids.ts'
 import type { Model } from './models/model.ts'
-import { systemClock, type Clock, type Plugin, type SessionFold } from './plugin-api.ts'
+import { realTimers, systemClock, type Clock, type Plugin, type SessionFold, type Timers } from './plugin-api.ts'
 import { HostPluginContext, installPlugin, PluginRegistry } from './registry.ts'
 import { Session } from './session/session.ts'
 import { SessionFeed } from './session-feed.ts'
@@ -35,6 +35,8 @@ export type HostOptions = {
   systemPrompt?: string
   compactThresholdChars?: number
   recovery?: RecoveryPolicy
+  /** Timers of the recovery backoff (tests fire them by hand). */
+  timers?: Timers
   log?: (line: string) => void
 }
 
@@ -81,7 +83,7 @@ type Slot =
       title: string | null
       attempt: number
       retryAt: number
-      timer: NodeJS.Timeout
+      timer: unknown
     }
 
 /** The agent host: sessions on a store, plugins, and one agent loop per open session. */
@@ -94,6 +96,7 @@ export class Host {
   private readonly logLine: (line: string) => void
   private readonly openListeners = new Set<(session: Session) => void>()
   private readonly recovery: RecoveryPolicy
+  private readonly timers: Timers
   private shuttingDown = false
 
   private constructor(
@@ -103,6 +106,7 @@ export class Host {
     this.clock = options.clock ?? systemClock
     this.logLine = options.log ?? ((line) => console.error(line))
     this.recovery = options.recovery ?? DEFAULT_RECOVERY
+    this.timers = options.timers ?? realTimers
     this.registry.onFoldRemoved((fold) => {
       for (const slot of this.slots.values()) if (slot.state === 'open') slot.session.log.removeFold(fold)
     })
@@ -230,7 +234,7 @@ export class Host {
 
   private scheduleRecovery(id: string, error: StoreError, writer: SessionWriter | null, title: string | null, attempt: number): void {
     const delay = Math.min(this.recovery.maxMs, this.recovery.initialMs * 2 ** attempt)
-    const timer = setTimeout(() => void this.recover(id), delay)
+    const timer = this.timers.set(() => void this.recover(id), delay)
     this.slots.set(id, { state: 'unavailable', error, writer, title, attempt, retryAt: this.clock.now() + delay, timer })
   }
 
@@ -392,7 +396,7 @@ export class Host {
     for (const ctx of this.contexts) ctx.dispose()
     const sessions: Session[] = []
     for (const slot of this.slots.values()) {
-      if (slot.state === 'unavailable') clearTimeout(slot.timer)
+      if (slot.state === 'unavailable') this.timers.clear(slot.timer)
       else if (slot.state === 'open') sessions.push(slot.session)
       else {
         const opened = await slot.pending.catch(() => null)

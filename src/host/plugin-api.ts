@@ -8,6 +8,18 @@ export interface Clock {
 /** The process wall clock. */
 export const systemClock: Clock = { now: () => Date.now() }
 
+/** Timers, injectable so tests can fire them by hand. */
+export interface Timers {
+  set(callback: () => void, ms: number): unknown
+  clear(handle: unknown): void
+}
+
+/** Real timers. */
+export const realTimers: Timers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+}
+
 /**
  * A per-session view that is a pure function of the durable events: folded over the log on open
  * and on every append. `validate` runs before an event is written (and on open before `apply`);

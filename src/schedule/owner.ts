@@ -1,4 +1,4 @@
-import type { Clock, SessionView } from '../host/plugin-api.ts'
+import { realTimers, type Clock, type SessionView, type Timers } from '../host/plugin-api.ts'
 import { randomId } from '../host/ids.ts'
 import { dispatchChange, scheduleChangeDraft } from './changes.ts'
 import { dueOccurrences, nextDueAt } from './fold.ts'
@@ -9,17 +9,7 @@ import type { ScheduleWriter } from './writer.ts'
 /** Longest single timer segment (setTimeout's limit). */
 export const MAX_TIMER_MS = 2 ** 31 - 1
 
-/** The timers the owner uses, injectable so tests can fire them by hand. */
-export interface Timers {
-  set(callback: () => void, ms: number): unknown
-  clear(handle: unknown): void
-}
-
-/** Real timers. */
-export const realTimers: Timers = {
-  set: (callback, ms) => setTimeout(callback, ms),
-  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
-}
+export { realTimers, type Timers } from '../host/plugin-api.ts'
 
 type Armed = { session: SessionView; handle: unknown; target: number }
 

@@ -11,7 +11,7 @@ import {
 import { errorMessage } from '../protocol/errors.ts'
 import { SESSION_ID_PATTERN } from '../protocol/session-id.ts'
 
-/** Session files named by the paths: files as given, directories searched for *.jsonl (recursively, never through a symlink). */
+/** Session files named by the paths: files as given, directories searched for `*.jsonl` entries of any kind (recursively, never through a symlink). */
 export async function sessionFiles(paths: string[]): Promise<string[]> {
   const out: string[] = []
   const walk = async (path: string): Promise<void> => {
@@ -20,8 +20,8 @@ export async function sessionFiles(paths: string[]): Promise<string[]> {
       const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       for (const entry of entries) {
         const child = join(path, entry.name)
-        if (entry.isDirectory()) await walk(child)
-        else if (entry.name.endsWith('.jsonl')) out.push(child)
+        if (entry.name.endsWith('.jsonl')) out.push(child)
+        else if (entry.isDirectory()) await walk(child)
       }
     } else out.push(path)
   }

@@ -1,4 +1,5 @@
-import { Host } from '../host/host.ts'
+import { Host, type RecoveryPolicy } from '../host/host.ts'
+import type { FileLayer } from '../host/store/index.ts'
 import type { Model } from '../host/models/model.ts'
 import { OpenAiModel, openAiOptionsFromEnv } from '../host/models/openai.ts'
 import { ScriptFileModel } from '../host/models/script-file.ts'
@@ -21,6 +22,11 @@ export type ComposeOptions = {
   extraPlugins?: Plugin[]
   timers?: Timers
   log?: (line: string) => void
+  /** File system calls of the JSONL store (tests inject failures). */
+  files?: FileLayer
+  /** How a failed session's store is retried, and the timers of its backoff. */
+  recovery?: RecoveryPolicy
+  recoveryTimers?: Timers
 }
 
 /** Builds a model from its command-line name (SPEC 10). */
@@ -57,6 +63,9 @@ export async function compose(options: ComposeOptions): Promise<Composition> {
     plugins: [...defaultPlugins(options), schedule, ...(options.extraPlugins ?? [])],
     ...(options.compactThresholdChars === undefined ? {} : { compactThresholdChars: options.compactThresholdChars }),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.files ? { files: options.files } : {}),
+    ...(options.recovery ? { recovery: options.recovery } : {}),
+    ...(options.recoveryTimers ? { timers: options.recoveryTimers } : {}),
   })
   return { host, schedules: schedule.service }
 }

@@ -1,4 +1,4 @@
-import type { Timers } from '../../src/schedule/owner.ts'
+import type { Timers } from '../../src/host/plugin-api.ts'
 
 /** Timers that fire only when the test says so; records every requested delay. */
 export class ManualTimers implements Timers {

@@ -175,7 +175,6 @@ export class JsonlSessionWriter implements SessionWriter {
 
   private async checkIdentity(): Promise<void> {
     const open = await this.handle.stat()
-    if (open.nlink === 0) throw new Error(`session file ${this.path} was deleted`)
     let atPath
     try {
       atPath = await this.files.lstat(this.path)
@@ -184,6 +183,7 @@ export class JsonlSessionWriter implements SessionWriter {
       throw error
     }
     if (atPath.dev !== open.dev || atPath.ino !== open.ino) throw new Error(`session file ${this.path} was replaced`)
+    if (open.nlink === 0) throw new Error(`session file ${this.path} was deleted`)
   }
 
   private fail(error: unknown): void {

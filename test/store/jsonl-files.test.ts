@@ -1,0 +1,187 @@
+import { execFileSync } from 'node:child_process'
+import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { JsonlStore, type SessionWriter } from '../../src/host/index.ts'
+import type { SessionEvent } from '../../src/protocol/events.ts'
+import { FailingFiles } from '../support/failing-files.ts'
+import { tempDir } from '../support/temp-dir.ts'
+
+const HEADER = { type: 'session', version: 1, id: 'x', createdAt: 5, timeZone: 'UTC' }
+
+function line(value: unknown): string {
+  return `${JSON.stringify(value)}\n`
+}
+
+const noop = { header: () => undefined, event: () => undefined }
+
+async function storeIn(dir: string, log: string[] = []): Promise<JsonlStore> {
+  return JsonlStore.open({ dataDir: dir, log: (l) => log.push(l) })
+}
+
+function userEvent(seq: number): SessionEvent {
+  return {
+    seq,
+    time: 10 + seq,
+    type: 'user/message',
+    data: { id: `m${seq}`, role: 'user', content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' } },
+    surfaceOp: 'append',
+  }
+}
+
+describe('JSONL store files (SPEC 2.5)', () => {
+  it('removes staged files of interrupted creations at start and keeps sessions', async () => {
+    const dir = await tempDir()
+    await mkdir(join(dir, 'sessions'))
+    await writeFile(join(dir, 'sessions/a.jsonl'), line({ ...HEADER, id: 'a' }))
+    await writeFile(join(dir, 'sessions/a.jsonl.0123456789ab.tmp'), line({ ...HEADER, id: 'a' }))
+    await writeFile(join(dir, 'sessions/b.jsonl.ba9876543210.tmp'), '')
+    await writeFile(join(dir, 'sessions/.probe-77-abcd'), ' ')
+    await writeFile(join(dir, 'sessions/notes.txt'), 'kept')
+    const log: string[] = []
+    await storeIn(dir, log)
+    expect((await readdir(join(dir, 'sessions'))).sort()).toEqual(['a.jsonl', 'notes.txt'])
+    expect(log.sort()).toEqual([
+      'removed the staged file .probe-77-abcd of an interrupted session creation',
+      'removed the staged file a.jsonl.0123456789ab.tmp of an interrupted session creation',
+      'removed the staged file b.jsonl.ba9876543210.tmp of an interrupted session creation',
+    ])
+  })
+
+  it('never follows or reads symlinks, directories, FIFOs, devices or sockets, and never blocks on them', async () => {
+    const dir = await tempDir()
+    const outside = await tempDir()
+    const sessions = join(dir, 'sessions')
+    await mkdir(sessions)
+    const target = join(outside, 'victim.jsonl')
+    const victim = line({ ...HEADER, id: 'link' })
+    await writeFile(target, victim)
+    await symlink(target, join(sessions, 'link.jsonl'))
+    await symlink('/dev/zero', join(sessions, 'zero.jsonl'))
+    await symlink(join(outside, 'missing.jsonl'), join(sessions, 'dangling.jsonl'))
+    await mkdir(join(sessions, 'folder.jsonl'))
+    execFileSync('mkfifo', [join(sessions, 'fifo.jsonl')])
+    const socketServer = createServer()
+    await new Promise<void>((resolve) => socketServer.listen(join(sessions, 'sock.jsonl'), resolve))
+    await writeFile(join(sessions, 'fine.jsonl'), line({ ...HEADER, id: 'fine' }))
+    try {
+      const store = await storeIn(dir)
+      const listed = (await store.listSessions()).map((entry) =>
+        'header' in entry ? { id: entry.id, ok: true } : { id: entry.id, code: entry.problem.code, details: entry.problem.details },
+      )
+      const kind = (id: string, what: string) => ({ id, code: 'corrupt', details: { seq: -1, reason: `not a regular file (${what})` } })
+      expect(listed.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual([
+        kind('dangling', 'a symbolic link'),
+        kind('fifo', 'a FIFO'),
+        { id: 'fine', ok: true },
+        kind('folder', 'a directory'),
+        kind('link', 'a symbolic link'),
+        kind('sock', 'a socket'),
+        kind('zero', 'a symbolic link'),
+      ])
+      for (const [id, what] of [
+        ['link', 'a symbolic link'],
+        ['zero', 'a symbolic link'],
+        ['dangling', 'a symbolic link'],
+        ['folder', 'a directory'],
+        ['fifo', 'a FIFO'],
+        ['sock', 'a socket'],
+      ]) {
+        await expect(store.openSession(id, noop)).rejects.toMatchObject({
+          code: 'corrupt',
+          details: { seq: -1, reason: `not a regular file (${what})` },
+        })
+        await expect(store.readHeader(id)).rejects.toMatchObject({ code: 'corrupt' })
+      }
+      await expect(store.createSession({ ...HEADER, id: 'link' } as never)).rejects.toMatchObject({ code: 'corrupt' })
+      expect(await readFile(target, 'utf8')).toBe(victim)
+    } finally {
+      await new Promise<void>((resolve) => socketServer.close(() => resolve()))
+    }
+  })
+
+  it.each([
+    ['a header that is not JSON', '{"type":"sess\n', { seq: -1, reason: 'header line is not valid JSON' }],
+    ['a header with unknown keys', line({ ...HEADER, extra: 1 }), { seq: -1, reason: 'header has unknown keys' }],
+    ['a header with a bad zone', line({ ...HEADER, timeZone: 'PST' }), { seq: -1, reason: 'bad timeZone' }],
+    ['a header naming another session', line({ ...HEADER, id: 'other' }), { seq: -1, reason: 'the header names session other' }],
+    [
+      'an event with malformed data',
+      line(HEADER) + line({ seq: 0, time: 1, type: 'turn/start', data: { turn: 'one' } }),
+      { seq: 0, reason: 'turn/start data: turn must be a positive safe integer' },
+    ],
+    [
+      'a user message without content blocks',
+      line(HEADER) + line({ seq: 0, time: 1, type: 'user/message', data: { id: 'm', role: 'user', content: 'hi', source: { kind: 'user' } } }),
+      { seq: 0, reason: 'user/message data: message content must be an array of text blocks' },
+    ],
+    ['an unknown event type', line(HEADER) + line({ seq: 0, time: 1, type: 'mystery', data: {} }), { seq: 0, reason: 'unknown event type "mystery"' }],
+    ['an event that is not an object', line(HEADER) + '[1,2]\n', { seq: 0, reason: 'event is not an object' }],
+    ['bad JSON mid-file', line(HEADER) + '{oops\n' + line({ seq: 1, time: 1, type: 'turn/start', data: { turn: 1 } }), { seq: 0, reason: 'line is not valid JSON' }],
+  ])('refuses %s with the seq and reason, and never rewrites the file', async (_name, text, details) => {
+    const dir = await tempDir()
+    await mkdir(join(dir, 'sessions'))
+    const path = join(dir, 'sessions/x.jsonl')
+    await writeFile(path, text)
+    const store = await storeIn(dir)
+    await expect(store.openSession('x', noop)).rejects.toMatchObject({ name: 'StoreError', code: 'corrupt', details })
+    expect(await readFile(path, 'utf8')).toBe(text)
+  })
+
+  it('fails the writer when its file is deleted, and repair leaves the path alone', async () => {
+    const dir = await tempDir()
+    const store = await storeIn(dir)
+    await store.createSession(HEADER as never)
+    const writer: SessionWriter = await store.openSession('x', noop)
+    writer.append([userEvent(0)])
+    await writer.barrier()
+    await rm(join(dir, 'sessions/x.jsonl'))
+    writer.append([userEvent(1)])
+    await expect(writer.barrier()).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringContaining('was deleted'),
+    })
+    expect(writer.durableCount).toBe(1)
+    await writer.repair()
+    await expect(store.openSession('x', noop)).rejects.toMatchObject({ code: 'not-found' })
+  })
+
+  it('fails the writer when its file is replaced, and repair never cuts the replacement', async () => {
+    const dir = await tempDir()
+    const store = await storeIn(dir)
+    await store.createSession(HEADER as never)
+    const writer = await store.openSession('x', noop)
+    const path = join(dir, 'sessions/x.jsonl')
+    const replacement = line(HEADER) + line(userEvent(0)) + line(userEvent(1))
+    await writeFile(`${path}.new`, replacement)
+    await rename(`${path}.new`, path)
+    writer.append([userEvent(0)])
+    await expect(writer.barrier()).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('was replaced') })
+    await writer.repair()
+    expect(await readFile(path, 'utf8')).toBe(replacement)
+    const seen: SessionEvent[] = []
+    const again = await store.openSession('x', { header: () => undefined, event: (e) => seen.push(e) })
+    expect(seen).toEqual([userEvent(0), userEvent(1)])
+    await again.close()
+  })
+
+  it('cuts the undurable tail back on repair after a failed barrier', async () => {
+    const dir = await tempDir()
+    const files = new FailingFiles()
+    const store = await JsonlStore.open({ dataDir: dir, files })
+    await store.createSession(HEADER as never)
+    const writer = await store.openSession('x', noop)
+    writer.append([userEvent(0)])
+    await writer.barrier()
+    const path = join(dir, 'sessions/x.jsonl')
+    const durable = await readFile(path, 'utf8')
+    files.inject({ op: 'datasync', code: 'EIO', path: /x\.jsonl$/ })
+    writer.append([userEvent(1)])
+    await expect(writer.barrier()).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('EIO') })
+    expect(await readFile(path, 'utf8')).toBe(durable + line(userEvent(1)))
+    files.heal()
+    await writer.repair()
+    expect(await readFile(path, 'utf8')).toBe(durable)
+  })
+})
