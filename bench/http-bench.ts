@@ -10,15 +10,18 @@ export type HttpFigures = {
   messages: number
   ackP50: number
   ackP95: number
+  ackP99: number
   readingP50: number
   readingP95: number
+  readingP99: number
   turnP50: number
   turnP95: number
 }
 
 /**
  * Real server on port 0 with the offline model: for each message, the time from the POST to the
- * 202 answer, to the reading event arriving on the SSE stream, and to the turn's `turn/end`.
+ * 202 answer (the message durable), to the reading event arriving on the SSE stream (served only
+ * once durable) and to the turn's `turn/end`.
  */
 export async function measureHttp(dataDir: string, messages: number, warmup: number): Promise<HttpFigures> {
   const { host, schedules } = await compose({ dataDir, model: 'offline', log: () => undefined })
@@ -76,8 +79,10 @@ export async function measureHttp(dataDir: string, messages: number, warmup: num
       messages,
       ackP50: percentile(ack, 50),
       ackP95: percentile(ack, 95),
+      ackP99: percentile(ack, 99),
       readingP50: percentile(reading, 50),
       readingP95: percentile(reading, 95),
+      readingP99: percentile(reading, 99),
       turnP50: percentile(turn, 50),
       turnP95: percentile(turn, 95),
     }

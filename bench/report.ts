@@ -54,7 +54,7 @@ export function renderReport(r: BenchResults): string {
     `HTTP round trip (real server on port 0, offline model, ${h.messages} messages, one turn each):`,
     `| POST → 202 | POST → reading on SSE | POST → turn/end on SSE |`,
     `|---:|---:|---:|`,
-    `| p50 ${fmt(h.ackP50)} ms, p95 ${fmt(h.ackP95)} ms | p50 ${fmt(h.readingP50)} ms, p95 ${fmt(h.readingP95)} ms | p50 ${fmt(h.turnP50)} ms, p95 ${fmt(h.turnP95)} ms |`,
+    `| p50 ${fmt(h.ackP50)} ms, p95 ${fmt(h.ackP95)} ms, p99 ${fmt(h.ackP99)} ms | p50 ${fmt(h.readingP50)} ms, p95 ${fmt(h.readingP95)} ms, p99 ${fmt(h.readingP99)} ms | p50 ${fmt(h.turnP50)} ms, p95 ${fmt(h.turnP95)} ms |`,
     '',
     `Notes: indexed = timeContextIndexFold folded over the log, then decideReading (the plugin listener's work), ${r.indexedPerBatch} decisions per batch, ` +
       `median of ${r.rounds} interleaved batches; naive = one full rescan of the raw log per decision ` +

@@ -138,8 +138,8 @@ async function main(): Promise<void> {
     collect()
 
     // HTTP round trip.
-    const http = await measureHttp(join(root, 'http'), 50, 5)
-    log(`http: reading on SSE p50 ${fmt(http.readingP50)} ms, p95 ${fmt(http.readingP95)} ms`)
+    const http = await measureHttp(join(root, 'http'), 200, 10)
+    log(`http: POST→202 p50 ${fmt(http.ackP50)} ms, p99 ${fmt(http.ackP99)} ms; reading on SSE p50 ${fmt(http.readingP50)} ms, p99 ${fmt(http.readingP99)} ms`)
 
     const seconds = (performance.now() - started) / 1000
     console.log(
