@@ -4,7 +4,7 @@ import { loadSessionFile as loadFile, nodeFiles } from '../src/host/index.ts'
 
 const loadSessionFile = (path: string) => loadFile(path, nodeFiles)
 import { checkSessionLog } from '../src/invariant/check-session-log.ts'
-import { isTimeContextSource } from '../src/plugin/reading-message.ts'
+import { isTimeContextSource } from '../src/protocol/index.ts'
 import { foldSchedule } from '../src/schedule/index.ts'
 import { checkFile } from '../src/server/check.ts'
 import type { SessionFold } from '../src/host/index.ts'

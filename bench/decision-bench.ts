@@ -4,7 +4,7 @@ import { loadSessionFile as loadFile, nodeFiles } from '../src/host/index.ts'
 const loadSessionFile = (path: string) => loadFile(path, nodeFiles)
 import { decideReading } from '../src/plugin/decide.ts'
 import { timeContextIndexFold, type TimeContextIndex } from '../src/plugin/index-fold.ts'
-import { isTimeContextSource } from '../src/plugin/reading-message.ts'
+import { isTimeContextSource } from '../src/protocol/index.ts'
 import { BENCH_FALLBACK_ZONE } from './generate.ts'
 import { median } from './measure.ts'
 import { naiveDecideReading } from './naive.ts'

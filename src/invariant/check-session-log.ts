@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionHeader } from '../protocol/events.ts'
+import type { SessionEvent, SessionHeader } from '../protocol/index.ts'
 import { InvariantError } from './invariant-error.ts'
 import { invariantFold } from './invariant-fold.ts'
 

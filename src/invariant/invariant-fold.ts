@@ -1,12 +1,17 @@
-import type { SessionFold } from '../host/plugin-api.ts'
-import type { SessionEvent, SessionHeader } from '../protocol/events.ts'
-import { clientZoneOfSource, clientZonesFrom, renderClientZones } from '../protocol/client-zones.ts'
-import { parseReadingText } from '../protocol/reading-text.ts'
-import type { ReadingFields } from '../protocol/reading-text.ts'
-import { parseDuration } from '../plugin/duration.ts'
-import { decodeSingleTextContent, decodeTimeContextReading, isTimeContextSource } from '../plugin/reading-message.ts'
-import { formatZonedTimestamp, parseZonedTimestamp } from '../plugin/timestamp.ts'
-import { addZone } from '../plugin/zone-set.ts'
+import type { SessionFold } from '../host/index.ts'
+import type { ReadingFields, SessionEvent, SessionHeader } from '../protocol/index.ts'
+import {
+  decodeSingleTextContent,
+  decodeTimeContextReading,
+  formatZonedTimestamp,
+  isTimeContextSource,
+  nextTurnZones,
+  parseDuration,
+  parseZonedTimestamp,
+  readReadingText,
+  renderClientZones,
+  turnClientZones,
+} from '../protocol/index.ts'
 import { InvariantError } from './invariant-error.ts'
 import { REASONS, duplicateReadingReason, wrongBaselineReason, wrongPositionReason } from './reasons.ts'
 
@@ -55,13 +60,13 @@ export function applyToInvariantState(state: InvariantState, event: SessionEvent
       openStep = null
       headerInStep = false
       readingInStep = false
-      turnZones = []
+      turnZones = nextTurnZones(turnZones, event, false)
       turnReadingTime = null
       break
     case 'turn/end':
       openTurn = null
       openStep = null
-      turnZones = []
+      turnZones = nextTurnZones(turnZones, event, true)
       turnReadingTime = null
       break
     case 'step/start':
@@ -88,8 +93,7 @@ export function applyToInvariantState(state: InvariantState, event: SessionEvent
         readingInStep = openStep !== null || readingInStep
         if (openTurn !== null) turnReadingTime = event.time
       } else {
-        const zone = openTurn !== null ? clientZoneOfSource(source) : null
-        if (zone !== null) turnZones = addZone(turnZones, zone)
+        turnZones = nextTurnZones(turnZones, event, openTurn !== null)
       }
       break
     }
@@ -98,10 +102,6 @@ export function applyToInvariantState(state: InvariantState, event: SessionEvent
   }
   // One literal instead of chained `{ ...state }` spreads: V8 clones spread-of-spread objects on a slow path (~4× slower fold).
   return { openTurn, openStep, headerInStep, readingInStep, turnZones, lastModelVisibleTime, stepBaselineTime, turnReadingTime }
-}
-
-function positiveSafeInteger(value: number): boolean {
-  return Number.isSafeInteger(value) && value > 0
 }
 
 function elapsedMatches(fields: ReadingFields, renderedMs: number, eventTime: number, baseline: number | null): boolean {
@@ -130,9 +130,9 @@ export function validateInvariant(state: InvariantState, event: SessionEvent, he
   if (event.type !== 'user/message' || !isTimeContextSource(sourceOf(event))) return
   const text = decodeSingleTextContent(event.data)
   if (text === null) reject(REASONS.content, event)
-  const fields = parseReadingText(text)
-  if (fields === null) reject(REASONS.format, event)
-  if (!positiveSafeInteger(fields.turn) || !positiveSafeInteger(fields.step)) reject(REASONS.integers, event)
+  const read = readReadingText(text)
+  if (!read.ok) reject(read.failure === 'format' ? REASONS.format : REASONS.integers, event)
+  const { fields } = read
   const { openTurn, openStep } = state
   if (openTurn === null) reject(REASONS.noTurn, event)
   if (openStep === null) reject(REASONS.noStep, event)
@@ -143,7 +143,7 @@ export function validateInvariant(state: InvariantState, event: SessionEvent, he
   if (state.readingInStep) reject(duplicateReadingReason(openStep), event)
   if (decodeTimeContextReading(event.data) === null) reject(REASONS.source, event)
   const session = header.timeZone ?? 'unavailable'
-  const client = renderClientZones(clientZonesFrom(state.turnZones))
+  const client = renderClientZones(turnClientZones(state.turnZones))
   if (fields.session !== session || renderClientZones(fields.client) !== client) reject(REASONS.zones, event)
   const label = openStep === 1 ? 'model-visible message' : 'step context'
   if (fields.baseline !== label) reject(wrongBaselineReason(openStep, fields.baseline), event)

@@ -1,4 +1,4 @@
-import { canonicalTimeZone } from '../protocol/time-zone.ts'
+import { canonicalTimeZone } from '../protocol/index.ts'
 
 /** The time-context config as a composition root passes it (SPEC 5.1). */
 export type TimeContextConfigInput = { timeZone?: string; refreshIntervalMs?: number }

@@ -1,10 +1,6 @@
-import type { SessionHeader, UserMessage } from '../protocol/events.ts'
-import { clientZoneOfSource, clientZonesFrom } from '../protocol/client-zones.ts'
-import { renderReadingText } from '../protocol/reading-text.ts'
-import { formatDuration } from './duration.ts'
+import type { SessionHeader, UserMessage } from '../protocol/index.ts'
+import { buildReadingMessage, formatDuration, formatZonedTimestamp, renderReadingText, turnClientZones } from '../protocol/index.ts'
 import type { TimeContextIndex } from './index-fold.ts'
-import { buildReadingMessage } from './reading-message.ts'
-import { formatZonedTimestamp } from './timestamp.ts'
 
 /** Everything one reading decision depends on; `now` is sampled once by the caller. */
 export type ReadingDecisionInput = {
@@ -28,11 +24,6 @@ export function decideReading(input: ReadingDecisionInput): UserMessage | null {
   const { index, header, turn, step, now } = input
   if (intervalSuppresses(index.lastReadingTime, input.refreshIntervalMs, now)) return null
   const sameTurn = index.turn === turn
-  const zones: string[] = sameTurn ? [...index.turnZones] : []
-  for (const message of input.messages) {
-    const zone = clientZoneOfSource(message.source)
-    if (zone !== null) zones.push(zone)
-  }
   const sessionZone = header.timeZone
   const baselineTime = step === 1 ? index.lastModelVisibleTime : sameTurn ? index.turnReadingTime : null
   const text = renderReadingText({
@@ -40,7 +31,7 @@ export function decideReading(input: ReadingDecisionInput): UserMessage | null {
     step,
     timestamp: formatZonedTimestamp(now, sessionZone ?? input.fallbackZone),
     session: sessionZone ?? 'unavailable',
-    client: clientZonesFrom(zones),
+    client: turnClientZones(sameTurn ? index.turnZones : [], input.messages),
     baseline: step === 1 ? 'model-visible message' : 'step context',
     elapsed: formatDuration(baselineTime === null ? null : now - baselineTime),
   })

@@ -1,8 +1,6 @@
-import type { SessionFold } from '../host/plugin-api.ts'
-import type { SessionEvent } from '../protocol/events.ts'
-import { clientZoneOfSource } from '../protocol/client-zones.ts'
-import { isTimeContextSource } from './reading-message.ts'
-import { addZone } from './zone-set.ts'
+import type { SessionFold } from '../host/index.ts'
+import type { SessionEvent } from '../protocol/index.ts'
+import { isTimeContextSource, nextTurnZones } from '../protocol/index.ts'
 
 /** What the time-context decision needs of one session, a pure fold of its durable events (SPEC 12.1). */
 export type TimeContextIndex = {
@@ -31,16 +29,15 @@ export const EMPTY_TIME_CONTEXT_INDEX: TimeContextIndex = {
 export function applyToTimeContextIndex(index: TimeContextIndex, event: SessionEvent): TimeContextIndex {
   switch (event.type) {
     case 'turn/start':
-      return { ...index, turn: event.data.turn, turnZones: [], turnReadingTime: null }
+      return { ...index, turn: event.data.turn, turnZones: nextTurnZones(index.turnZones, event, false), turnReadingTime: null }
     case 'turn/end':
-      return { ...index, turn: null, turnZones: [], turnReadingTime: null }
+      return { ...index, turn: null, turnZones: nextTurnZones(index.turnZones, event, true), turnReadingTime: null }
     case 'assistant/message':
     case 'tool/result':
       return { ...index, lastModelVisibleTime: event.time }
     case 'user/message': {
-      const source: unknown = (event.data as { source?: unknown } | null)?.source
       const open = index.turn !== null
-      if (isTimeContextSource(source)) {
+      if (isTimeContextSource((event.data as { source?: unknown } | null)?.source)) {
         return {
           ...index,
           lastModelVisibleTime: event.time,
@@ -48,12 +45,7 @@ export function applyToTimeContextIndex(index: TimeContextIndex, event: SessionE
           turnReadingTime: open ? event.time : index.turnReadingTime,
         }
       }
-      const zone = open ? clientZoneOfSource(source) : null
-      return {
-        ...index,
-        lastModelVisibleTime: event.time,
-        turnZones: zone === null ? index.turnZones : addZone(index.turnZones, zone),
-      }
+      return { ...index, lastModelVisibleTime: event.time, turnZones: nextTurnZones(index.turnZones, event, open) }
     }
     default:
       return index

@@ -1,9 +1,9 @@
-import type { Plugin, PluginContext, PreStepListener } from '../host/plugin-api.ts'
+import type { Plugin, PluginContext, PreStepListener } from '../host/index.ts'
+import { TIME_CONTEXT_PLUGIN } from '../protocol/index.ts'
 import { resolveTimeContextConfig } from './config.ts'
 import type { ResolveConfigOptions } from './config.ts'
 import { decideReading } from './decide.ts'
 import { timeContextIndexFold } from './index-fold.ts'
-import { TIME_CONTEXT_PLUGIN } from './reading-message.ts'
 
 /** The time-context plugin: validates its config now and, once installed, appends one reading per entering batch (SPEC 5). */
 export function createTimeContextPlugin(rawConfig?: unknown, options: ResolveConfigOptions = {}): Plugin {

@@ -1,4 +1,5 @@
-import type { UserMessage } from './events.ts'
+import type { SessionEvent, UserMessage } from './events.ts'
+import { addZone } from './zone-set.ts'
 
 /** The client zones of one open turn (SPEC 4.4). */
 export type ClientZones =
@@ -23,12 +24,34 @@ export function clientZonesFrom(zones: Iterable<string>): ClientZones {
   return { kind: 'mixed', timeZones: sorted }
 }
 
-/** Client zones of the user-rpc messages of one open turn plus its proposed batch (SPEC 4.4). */
-export function deriveClientZones(messages: Iterable<UserMessage>): ClientZones {
-  const zones: string[] = []
-  for (const message of messages) {
+const NO_ZONES: readonly string[] = []
+
+/**
+ * The open turn's sorted distinct client zones after one durable event (SPEC 4.4): emptied at every
+ * `turn/start` and `turn/end`; a `user/message` adds its source's zone while a turn is open.
+ * The list is copied only when a new zone joins it, so folding a log is O(events) amortised.
+ */
+export function nextTurnZones(zones: readonly string[], event: SessionEvent, turnOpen: boolean): readonly string[] {
+  switch (event.type) {
+    case 'turn/start':
+    case 'turn/end':
+      return NO_ZONES
+    case 'user/message': {
+      if (!turnOpen) return zones
+      const zone = clientZoneOfSource((event.data as { source?: unknown } | null)?.source)
+      return zone === null ? zones : addZone(zones, zone)
+    }
+    default:
+      return zones
+  }
+}
+
+/** The client zones of the open turn: the zones folded so far plus those of the proposed batch (SPEC 4.4). */
+export function turnClientZones(turnZones: readonly string[], batch: Iterable<UserMessage> = []): ClientZones {
+  let zones = turnZones
+  for (const message of batch) {
     const zone = clientZoneOfSource(message.source)
-    if (zone !== null) zones.push(zone)
+    if (zone !== null) zones = addZone(zones, zone)
   }
   return clientZonesFrom(zones)
 }

@@ -2,19 +2,20 @@ const ZONE_PATTERN = /^[A-Za-z][A-Za-z0-9_+.-]*(?:\/[A-Za-z0-9_+.-]+)+$/
 const cache = new Map<string, string | null>()
 const CACHE_LIMIT = 4096
 
-function shapeOk(name: string): boolean {
+/** True iff a name has the shape of an accepted zone: `UTC` or the SPEC 4.1 pattern (not checked against Intl). */
+export function isZoneShape(name: string): boolean {
   return name === 'UTC' || ZONE_PATTERN.test(name)
 }
 
 function resolve(value: string): string | null {
-  if (value.length === 0 || value !== value.trim() || !shapeOk(value)) return null
+  if (value.length === 0 || value !== value.trim() || !isZoneShape(value)) return null
   let resolved: string
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone
   } catch {
     return null
   }
-  return typeof resolved === 'string' && shapeOk(resolved) ? resolved : null
+  return typeof resolved === 'string' && isZoneShape(resolved) ? resolved : null
 }
 
 /** Canonical IANA name of a zone value (SPEC 4.1), or null when the value is not an accepted zone. */

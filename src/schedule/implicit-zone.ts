@@ -1,7 +1,5 @@
-import { deriveClientZones } from '../protocol/client-zones.ts'
-import type { SessionEvent, SessionHeader, UserMessage } from '../protocol/events.ts'
-import { canonicalTimeZone, sameTimeZone } from '../protocol/time-zone.ts'
-import { decodeTimeContextReading } from '../plugin/reading-message.ts'
+import type { SessionEvent, SessionHeader } from '../protocol/index.ts'
+import { canonicalTimeZone, decodeTimeContextReading, nextTurnZones, sameTimeZone, turnClientZones } from '../protocol/index.ts'
 import { timezoneConfirmationRequired, type ScheduleError } from './errors.ts'
 
 /** The outcome of the implicit-zone check (SPEC 7.2). */
@@ -38,17 +36,16 @@ export function resolveImplicitZone(header: SessionHeader, events: readonly Sess
   const sessionZone = header.timeZone
   const sessionTimeZone = sessionZone === undefined ? 'unavailable' : sessionZone
   const start = openTurnStartIndex(events)
-  const messages: UserMessage[] = []
+  let turnZones: readonly string[] = []
   let hasReading = false
   if (start !== -1) {
     for (let i = start + 1; i < events.length; i += 1) {
       const event = events[i]
-      if (event.type !== 'user/message') continue
-      messages.push(event.data)
-      if (!hasReading && decodeTimeContextReading(event.data) !== null) hasReading = true
+      turnZones = nextTurnZones(turnZones, event, true)
+      if (!hasReading && event.type === 'user/message' && decodeTimeContextReading(event.data) !== null) hasReading = true
     }
   }
-  const client = hasReading ? deriveClientZones(messages) : { kind: 'missing' as const }
+  const client = hasReading ? turnClientZones(turnZones) : { kind: 'missing' as const }
   if (client.kind === 'resolved' && sessionZone !== undefined && sameTimeZone(sessionZone, client.timeZone)) {
     const timeZone = canonicalTimeZone(sessionZone)
     if (timeZone !== null) return { ok: true, timeZone }

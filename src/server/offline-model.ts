@@ -1,7 +1,6 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from '../host/models/model.ts'
 import { abortableDelay } from '../host/models/model.ts'
-import { parseReadingText, type ReadingFields } from '../protocol/reading-text.ts'
-import { canonicalTimeZone } from '../protocol/time-zone.ts'
+import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, type ReadingFields } from '../protocol/index.ts'
 import type { Clock } from '../host/plugin-api.ts'
 import { systemClock } from '../host/plugin-api.ts'
 import { FOLLOW_UP_HEADER, parseFollowUp } from '../schedule/follow-up.ts'
@@ -38,8 +37,7 @@ function addDays(y: number, m: number, d: number, days: number): string {
 
 function readingInstant(reading: ReadingFields | null): number | null {
   if (!reading) return null
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2})\[/.exec(reading.timestamp)
-  return m ? Date.parse(m[1]) : null
+  return parseZonedTimestamp(reading.timestamp)?.epochMs ?? null
 }
 
 /** Reads a reminder intent out of a person's text, local times interpreted from the latest reading. */
@@ -64,7 +62,7 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
     const zoneMatch = ZONE_IN_TEXT.exec(text)
     const explicitZone = zoneMatch ? canonicalTimeZone(zoneMatch[1]) : null
     const zoneForDate =
-      explicitZone ?? (reading && reading.session !== 'unavailable' ? reading.session : /\[(.+)\]$/.exec(reading?.timestamp ?? '')?.[1] ?? 'UTC')
+      explicitZone ?? (reading && reading.session !== 'unavailable' ? reading.session : parseZonedTimestamp(reading?.timestamp ?? '')?.zone ?? 'UTC')
     const now = readingInstant(reading) ?? fallbackNow
     const wall = wallClockAt(zoneForDate, now)
     let days = at[1] ? 1 : 0

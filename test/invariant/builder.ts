@@ -3,11 +3,11 @@ import { checkSessionLog } from '../../src/invariant/check-session-log.ts'
 import { InvariantError } from '../../src/invariant/invariant-error.ts'
 import { invariantFold } from '../../src/invariant/invariant-fold.ts'
 import type { InvariantState } from '../../src/invariant/invariant-fold.ts'
-import { buildReadingMessage } from '../../src/plugin/reading-message.ts'
+import { buildReadingMessage } from '../../src/protocol/index.ts'
 import type { SessionEvent, SessionHeader, UserMessage } from '../../src/protocol/events.ts'
-import { LogBuilder } from '../plugin/log-builder.ts'
+import { LogBuilder } from '../support/log-builder.ts'
 
-export { LogBuilder, header, plainMessage, pluginMessage, rpcMessage } from '../plugin/log-builder.ts'
+export { LogBuilder, header, plainMessage, pluginMessage, rpcMessage } from '../support/log-builder.ts'
 
 /** The four lines of a reading, `\n`-joined. */
 export function text(...lines: string[]): string {

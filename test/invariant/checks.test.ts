@@ -142,6 +142,26 @@ describe('check 3: positive safe integers', () => {
     expect(checkText(text('Time sampled while preparing turn 9007199254740992, step 1: 2026-07-16T10:02:11+08:00[Asia/Shanghai]', LINE_2, LINE_3, LINE_4))).toBe(reason)
   })
 
+  it.each([
+    ['turn', '9007199254740993', '1'],
+    ['turn', '99999999999999999', '1'],
+    ['turn', '01', '1'],
+    ['turn', '02', '1'],
+    ['step', '2', '01'],
+    ['step', '2', '9007199254740993'],
+    ['step', '2', '00'],
+  ])('rejects the %s digits of turn %s, step %s here, not as a format failure', (_slot, turn, step) => {
+    const line = `Time sampled while preparing turn ${turn}, step ${step}: 2026-07-16T10:02:11+08:00[Asia/Shanghai]`
+    expect(checkText(text(line, LINE_2, LINE_3, LINE_4))).toBe(reason)
+  })
+
+  it('comes after the format check', () => {
+    const line = 'Time sampled while preparing turn 01, step 1: 2026-07-16T10:02:11+08:00[Asia/Shanghai]'
+    expect(checkText(text(line, 'Session time zone: CST.', LINE_3, LINE_4))).toBe(
+      violation('time-context message does not match the durable reading format'),
+    )
+  })
+
   it('comes before the position checks', () => {
     expect(checkText(text('Time sampled while preparing turn 0, step 0: 2026-07-16T10:02:11+08:00[Asia/Shanghai]', LINE_2, LINE_3, LINE_4), new LogBuilder())).toBe(reason)
   })

@@ -1,23 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { countdownText, instantMs, msUntilNextTick, reminderState } from '../../src/overlay/lib/countdown.ts'
-import { formatSeconds } from '../../src/overlay/lib/duration.ts'
 
 const T = Date.parse('2026-07-15T01:00:00.000Z')
-
-describe('formatSeconds', () => {
-  it('leaves out zero days, hours and minutes but always shows seconds', () => {
-    expect(formatSeconds(90_061)).toBe('1d 1h 1m 1s')
-    expect(formatSeconds(61)).toBe('1m 1s')
-    expect(formatSeconds(3_600)).toBe('1h 0s')
-    expect(formatSeconds(0)).toBe('0s')
-    expect(formatSeconds(86_400 + 5)).toBe('1d 5s')
-  })
-
-  it('floors fractions and clamps negatives to 0s', () => {
-    expect(formatSeconds(59.9)).toBe('59s')
-    expect(formatSeconds(-5)).toBe('0s')
-  })
-})
 
 describe('countdownText', () => {
   it('counts down to the target, rounding up so a future target never reads 0s', () => {

@@ -24,6 +24,11 @@ describe('splitReadingTimestamp', () => {
     expect(splitReadingTimestamp('2026-07-15T09:01:01Z')).toBeNull()
     expect(splitReadingTimestamp('2026-07-15T09:01:01+08:00')).toBeNull()
   })
+
+  it('rejects a timestamp whose offset is not its zone offset at that time', () => {
+    expect(splitReadingTimestamp('2026-07-15T09:01:01+09:00[Asia/Shanghai]')).toBeNull()
+    expect(splitReadingTimestamp('2026-07-15T09:01:01+08:00[Not/A_Real_Zone]')).toBeNull()
+  })
 })
 
 describe('readingCard', () => {

@@ -3,9 +3,9 @@ import { decideReading, intervalSuppresses } from '../../src/plugin/decide.ts'
 import type { ReadingDecisionInput } from '../../src/plugin/decide.ts'
 import { EMPTY_TIME_CONTEXT_INDEX, applyToTimeContextIndex } from '../../src/plugin/index-fold.ts'
 import type { TimeContextIndex } from '../../src/plugin/index-fold.ts'
-import { buildReadingMessage } from '../../src/plugin/reading-message.ts'
+import { buildReadingMessage } from '../../src/protocol/index.ts'
 import type { SessionEvent, UserMessage } from '../../src/protocol/events.ts'
-import { LogBuilder, header, plainMessage, pluginMessage, rpcMessage } from './log-builder.ts'
+import { LogBuilder, header, plainMessage, pluginMessage, rpcMessage } from '../support/log-builder.ts'
 
 const T = Date.UTC(2026, 6, 15, 1, 1, 1)
 const SHANGHAI_T = '2026-07-15T09:01:01+08:00[Asia/Shanghai]'

@@ -5,9 +5,9 @@ import {
   timeContextIndexFold,
 } from '../../src/plugin/index-fold.ts'
 import type { TimeContextIndex } from '../../src/plugin/index-fold.ts'
-import { buildReadingMessage } from '../../src/plugin/reading-message.ts'
+import { buildReadingMessage } from '../../src/protocol/index.ts'
 import type { SessionEvent } from '../../src/protocol/events.ts'
-import { LogBuilder, header, plainMessage, rpcMessage } from './log-builder.ts'
+import { LogBuilder, header, plainMessage, rpcMessage } from '../support/log-builder.ts'
 
 function fold(events: readonly SessionEvent[]): TimeContextIndex {
   let state = timeContextIndexFold.init(header('UTC'))

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { PreStepDecision, PreStepListener, PreStepPayload } from '../../src/host/plugin-api.ts'
 import { timeContextIndexFold } from '../../src/plugin/index-fold.ts'
-import { buildReadingMessage } from '../../src/plugin/reading-message.ts'
+import { buildReadingMessage } from '../../src/protocol/index.ts'
 import { createTimeContextPlugin } from '../../src/plugin/time-context-plugin.ts'
 import type { SessionEvent, SessionHeader, UserMessage } from '../../src/protocol/events.ts'
 import { FakeSession, fakeContext } from './fake-context.ts'
 import type { FakeContext } from './fake-context.ts'
-import { LogBuilder, header, plainMessage, rpcMessage } from './log-builder.ts'
+import { LogBuilder, header, plainMessage, rpcMessage } from '../support/log-builder.ts'
 
 const T = Date.UTC(2026, 6, 15, 1, 1, 1)
 const H = 3_600_000

@@ -15,7 +15,7 @@ import {
   views,
   type ScheduleState,
 } from '../../src/schedule/fold.ts'
-import { header, Log, rpcMessage } from './log.ts'
+import { header, LogBuilder as Log, rpcMessage } from '../support/log-builder.ts'
 
 const at = (value: string): number => Date.parse(value)
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionHeader } from '../../src/protocol/events.ts'
 import { openTurnStartIndex, resolveImplicitZone } from '../../src/schedule/implicit-zone.ts'
-import { header, Log, plainMessage, reading, rpcMessage } from './log.ts'
+import { header, LogBuilder as Log, plainMessage, rpcMessage, sampleReading as reading } from '../support/log-builder.ts'
 
 const CONFIRM =
   'a local at without time_zone needs the Session time zone and the client time zone of this request to be one and the same zone; ask the user which IANA time zone they mean and pass it as at.time_zone'

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'react'
-import { sameTimeZone } from '../../protocol/time-zone.ts'
+import { sameTimeZone } from '../../protocol/index.ts'
 import type { Conversation as ConversationModel, ConversationItem, UserItem } from '../lib/conversation.ts'
 import { formatClockTime, formatInstantInZone } from '../lib/due-time.ts'
 import { ReadingCard } from './ReadingCard.tsx'

@@ -9,7 +9,7 @@ import type {
   SendMessageResponse,
   SessionStatus,
   SessionSummary,
-} from '../../protocol/wire.ts'
+} from '../../protocol/index.ts'
 import { sampleBrowserZone } from '../lib/browser-zone.ts'
 import { contiguousEnd, mergeEvents, type EventLog } from '../lib/event-log.ts'
 import { ApiError, apiRequest, sessionApiPath } from './http.ts'

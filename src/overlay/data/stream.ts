@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import type { SessionEvent } from '../../protocol/events.ts'
-import type { GetSessionResponse, SessionStatus } from '../../protocol/wire.ts'
+import type { GetSessionResponse, SessionEvent, SessionStatus } from '../../protocol/index.ts'
 import { contiguousEnd, hasGap, lastSeq, mergeEvents, type EventLog } from '../lib/event-log.ts'
 import { withAccessToken } from './auth.ts'
 import { sessionApiPath } from './http.ts'

@@ -1,4 +1,5 @@
-import type { MessageSource, SessionEvent, TextBlock, TurnEndReason, UserMessage } from '../../protocol/events.ts'
+import type { MessageSource, SessionEvent, TextBlock, TurnEndReason, UserMessage } from '../../protocol/index.ts'
+import { COMPACT_PLUGIN, SCHEDULE_PLUGIN, TIME_CONTEXT_PLUGIN, clientZoneOfSource } from '../../protocol/index.ts'
 import { readingCard, type ReadingCard } from './reading-card.ts'
 import { parseReminderFollowUp, type ReminderFollowUp } from './schedule-reminder.ts'
 
@@ -50,11 +51,6 @@ function pluginName(source: MessageSource): string | null {
   return source.kind === 'plugin' && typeof source.plugin === 'string' ? source.plugin : null
 }
 
-function clientZoneOf(source: MessageSource): string | null {
-  const s = source as Record<string, unknown>
-  return s.kind === 'user' && typeof s.clientTimeZone === 'string' ? s.clientTimeZone : null
-}
-
 function userItem(message: UserMessage, seq: number, time: number, state: UserMessageState, mode: UserItem['mode']): UserItem {
   return {
     kind: 'user',
@@ -63,7 +59,7 @@ function userItem(message: UserMessage, seq: number, time: number, state: UserMe
     time,
     id: message.id,
     text: contentText(message.content),
-    zone: clientZoneOf(message.source),
+    zone: clientZoneOfSource(message.source),
     state,
     mode,
   }
@@ -74,12 +70,12 @@ function messageItem(event: SessionEvent<'user/message'>, mode: UserItem['mode']
   const plugin = pluginName(message.source)
   const text = contentText(message.content)
   const base = { seq: event.seq, time: event.time }
-  if (plugin === 'time-context') return { kind: 'reading', key: `reading:${event.seq}`, ...base, text, card: readingCard(text) }
-  if (plugin === 'schedule') {
+  if (plugin === TIME_CONTEXT_PLUGIN) return { kind: 'reading', key: `reading:${event.seq}`, ...base, text, card: readingCard(text) }
+  if (plugin === SCHEDULE_PLUGIN) {
     const followUp = parseReminderFollowUp(text)
     if (followUp !== null) return { kind: 'reminder-due', key: `due:${event.seq}`, ...base, text, followUp }
   }
-  if (plugin === 'compact') {
+  if (plugin === COMPACT_PLUGIN) {
     return { kind: 'compaction', key: `compact:${event.seq}`, ...base, summary: text, shadowedFrom: null, shadowedTo: null }
   }
   if (plugin !== null) return { kind: 'plugin-note', key: `plugin:${event.seq}`, ...base, plugin, text }

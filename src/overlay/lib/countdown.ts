@@ -1,4 +1,4 @@
-import { formatSeconds } from './duration.ts'
+import { formatSeconds } from '../../protocol/index.ts'
 
 /** Whether a reminder is still ahead or already due at `now` (SPEC 7.1: overdue iff now ≥ scheduledAt). */
 export type ReminderState = 'scheduled' | 'overdue'

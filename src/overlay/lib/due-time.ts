@@ -1,5 +1,5 @@
 import { formatInTimeZone } from 'date-fns-tz'
-import { sameTimeZone } from '../../protocol/time-zone.ts'
+import { sameTimeZone } from '../../protocol/index.ts'
 
 /** One instant rendered in one zone. */
 export type ZonedTime = { zone: string; text: string }

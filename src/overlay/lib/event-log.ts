@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionHeader } from '../../protocol/events.ts'
+import type { SessionEvent, SessionHeader } from '../../protocol/index.ts'
 
 /** The client-side copy of one session's log: its header and events sorted by seq, without duplicates. */
 export type EventLog = { header: SessionHeader | null; events: SessionEvent[] }

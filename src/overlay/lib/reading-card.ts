@@ -1,7 +1,5 @@
-import type { ClientZones } from '../../protocol/client-zones.ts'
-import { parseReadingText } from '../../protocol/reading-text.ts'
-
-const TIMESTAMP_PATTERN = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})([+-]\d{2}:\d{2})\[([^\]]+)\]$/
+import type { ClientZones } from '../../protocol/index.ts'
+import { parseReadingText, parseZonedTimestamp } from '../../protocol/index.ts'
 
 /** A reading's sampled timestamp split for display. */
 export type SampledTime = { date: string; time: string; offset: string; zone: string; instantMs: number }
@@ -21,14 +19,11 @@ export type ReadingCard = {
   tone: 'ok' | 'warning' | 'neutral'
 }
 
-/** Splits `2026-07-15T09:01:01+08:00[Asia/Shanghai]` into its parts, or null when it does not have that shape. */
+/** Splits `2026-07-15T09:01:01+08:00[Asia/Shanghai]` into its parts, or null unless it is a reading timestamp. */
 export function splitReadingTimestamp(timestamp: string): SampledTime | null {
-  const match = TIMESTAMP_PATTERN.exec(timestamp)
-  if (match === null) return null
-  const [, date, time, offset, zone] = match
-  const instantMs = Date.parse(`${date}T${time}${offset}`)
-  if (!Number.isFinite(instantMs)) return null
-  return { date, time, offset, zone, instantMs }
+  const parsed = parseZonedTimestamp(timestamp)
+  if (parsed === null) return null
+  return { date: parsed.date, time: parsed.time, offset: parsed.offset, zone: parsed.zone, instantMs: parsed.epochMs }
 }
 
 function clientView(client: ClientZones): { zones: string[]; label: string; tone: ReadingCard['tone'] } {

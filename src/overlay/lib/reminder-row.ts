@@ -1,7 +1,7 @@
-import type { ScheduleView } from '../../protocol/wire.ts'
+import type { ScheduleView } from '../../protocol/index.ts'
 import { countdownText, instantMs, reminderState, type ReminderState } from './countdown.ts'
 import { formatDueTimes, type DueTimes } from './due-time.ts'
-import { formatSeconds } from './duration.ts'
+import { formatSeconds } from '../../protocol/index.ts'
 
 /** What one row of the reminders panel shows at a given instant. */
 export type ReminderRow = {

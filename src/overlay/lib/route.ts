@@ -1,4 +1,4 @@
-import { SESSION_ID_PATTERN } from '../../protocol/session-id.ts'
+import { SESSION_ID_PATTERN } from '../../protocol/index.ts'
 const PATH_PATTERN = /^\/s\/([^/]+)\/?$/
 
 /** The id of the Session named by a URL (`/s/<id>`, or `?session=<id>` as an alias), or null. */

@@ -1,4 +1,4 @@
-import { canonicalTimeZone, sameTimeZone } from '../../protocol/time-zone.ts'
+import { canonicalTimeZone, sameTimeZone } from '../../protocol/index.ts'
 
 /** How the open Session's zone relates to this browser's zone. */
 export type ZoneAgreement =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDuration, parseDuration } from '../../src/plugin/duration.ts'
+import { formatDuration, formatSeconds, isDurationText, parseDuration } from '../../src/protocol/index.ts'
 
 const S = 1000
 const M = 60 * S
@@ -53,4 +53,31 @@ describe('parseDuration', () => {
       expect(parseDuration(text)).toBeNull()
     },
   )
+})
+
+describe('formatSeconds', () => {
+  it('leaves out zero days, hours and minutes but always shows seconds', () => {
+    expect(formatSeconds(90_061)).toBe('1d 1h 1m 1s')
+    expect(formatSeconds(61)).toBe('1m 1s')
+    expect(formatSeconds(3_600)).toBe('1h 0s')
+    expect(formatSeconds(0)).toBe('0s')
+    expect(formatSeconds(86_400 + 5)).toBe('1d 5s')
+  })
+
+  it('floors fractions and clamps negatives to 0s', () => {
+    expect(formatSeconds(59.9)).toBe('59s')
+    expect(formatSeconds(-5)).toBe('0s')
+  })
+})
+
+describe('isDurationText', () => {
+  it('accepts every rendered shape, any day count included', () => {
+    for (const text of ['0s', '59s', '1m 0s', '1h 0s', '23h 59m 59s', '1d 1h 1m 1s', '123456789012345678901234567890d 0s']) {
+      expect(isDurationText(text)).toBe(true)
+    }
+  })
+
+  it.each(['', 'unavailable', '0h 1s', '60s', '24h 0s', '01s', '0d 1s', '1d1s', ' 0s'])('rejects %j', (text) => {
+    expect(isDurationText(text)).toBe(false)
+  })
 })

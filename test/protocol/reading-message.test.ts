@@ -5,7 +5,7 @@ import {
   decodeTimeContextReading,
   isTimeContextSource,
   readingMessageId,
-} from '../../src/plugin/reading-message.ts'
+} from '../../src/protocol/index.ts'
 
 const TEXT = 'four\nlines\nof\ntext'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatZonedTimestamp, parseZonedTimestamp } from '../../src/plugin/timestamp.ts'
+import { formatZonedTimestamp, parseZonedTimestamp } from '../../src/protocol/index.ts'
 
 const JULY = Date.UTC(2026, 6, 15, 1, 1, 1)
 const JANUARY = Date.UTC(2026, 0, 15, 1, 1, 1)
@@ -74,18 +74,21 @@ describe('parseZonedTimestamp', () => {
       epochMs: JULY,
       zone: 'Asia/Shanghai',
       offsetMinutes: 480,
+      date: '2026-07-15',
+      time: '09:01:01',
+      offset: '+08:00',
     })
   })
 
   it('parses negative, half-hour and 45-minute offsets', () => {
-    expect(parseZonedTimestamp('2026-07-14T21:01:01-04:00[America/New_York]')).toEqual({ epochMs: JULY, zone: 'America/New_York', offsetMinutes: -240 })
-    expect(parseZonedTimestamp('2026-07-15T06:31:01+05:30[Asia/Kolkata]')).toEqual({ epochMs: JULY, zone: 'Asia/Kolkata', offsetMinutes: 330 })
-    expect(parseZonedTimestamp('2026-07-15T06:46:01+05:45[Asia/Kathmandu]')).toEqual({ epochMs: JULY, zone: 'Asia/Kathmandu', offsetMinutes: 345 })
-    expect(parseZonedTimestamp('2026-01-14T21:31:01-03:30[America/St_Johns]')).toEqual({ epochMs: JANUARY, zone: 'America/St_Johns', offsetMinutes: -210 })
+    expect(parseZonedTimestamp('2026-07-14T21:01:01-04:00[America/New_York]')).toEqual({ epochMs: JULY, zone: 'America/New_York', offsetMinutes: -240, date: '2026-07-14', time: '21:01:01', offset: '-04:00' })
+    expect(parseZonedTimestamp('2026-07-15T06:31:01+05:30[Asia/Kolkata]')).toEqual({ epochMs: JULY, zone: 'Asia/Kolkata', offsetMinutes: 330, date: '2026-07-15', time: '06:31:01', offset: '+05:30' })
+    expect(parseZonedTimestamp('2026-07-15T06:46:01+05:45[Asia/Kathmandu]')).toEqual({ epochMs: JULY, zone: 'Asia/Kathmandu', offsetMinutes: 345, date: '2026-07-15', time: '06:46:01', offset: '+05:45' })
+    expect(parseZonedTimestamp('2026-01-14T21:31:01-03:30[America/St_Johns]')).toEqual({ epochMs: JANUARY, zone: 'America/St_Johns', offsetMinutes: -210, date: '2026-01-14', time: '21:31:01', offset: '-03:30' })
   })
 
   it('parses UTC with +00:00', () => {
-    expect(parseZonedTimestamp('2026-07-15T01:01:01+00:00[UTC]')).toEqual({ epochMs: JULY, zone: 'UTC', offsetMinutes: 0 })
+    expect(parseZonedTimestamp('2026-07-15T01:01:01+00:00[UTC]')).toEqual({ epochMs: JULY, zone: 'UTC', offsetMinutes: 0, date: '2026-07-15', time: '01:01:01', offset: '+00:00' })
   })
 
   it('resolves each repeated fall-back hour by its offset', () => {

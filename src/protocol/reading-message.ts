@@ -1,14 +1,12 @@
-import type { PluginSource, UserMessage } from '../protocol/events.ts'
-
-/** The plugin name readings carry in their source. */
-export const TIME_CONTEXT_PLUGIN = 'time-context'
+import type { PluginSource, UserMessage } from './events.ts'
+import { TIME_CONTEXT_PLUGIN } from './plugin-names.ts'
 
 /** The exact source of a reading (SPEC 5.5). */
 export type TimeContextSource = {
   kind: 'plugin'
-  plugin: 'time-context'
+  plugin: typeof TIME_CONTEXT_PLUGIN
   form: 'snapshot'
-  sections: [{ name: 'time-context'; text: string }]
+  sections: [{ name: typeof TIME_CONTEXT_PLUGIN; text: string }]
 }
 
 /** Id of the reading of one step. */

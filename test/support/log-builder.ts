@@ -1,4 +1,5 @@
-import type { EventDraft, SessionEvent, SessionHeader, UserMessage } from '../../src/protocol/events.ts'
+import type { EventDraft, SessionEvent, SessionHeader, UserMessage } from '../../src/protocol/index.ts'
+import { COMPACT_PLUGIN, buildReadingMessage } from '../../src/protocol/index.ts'
 
 /** A session header for tests; no zone means headerless. */
 export function header(timeZone?: string): SessionHeader {
@@ -21,7 +22,21 @@ export function pluginMessage(id: string, plugin: string, text = 'note'): UserMe
   return { id, role: 'user', content: [{ type: 'text', text }], source: { kind: 'plugin', plugin } }
 }
 
-/** Builds a durable event log by hand: seq is contiguous, every event names its time. */
+/** An exact time-context reading of one step, sampled in Asia/Shanghai with a resolved Asia/Shanghai client. */
+export function sampleReading(turn: number, step: number): UserMessage {
+  return buildReadingMessage(
+    turn,
+    step,
+    [
+      `Time sampled while preparing turn ${turn}, step ${step}: 2026-07-15T09:00:00+08:00[Asia/Shanghai]`,
+      'Session time zone: Asia/Shanghai.',
+      'Client time zone for this request: Asia/Shanghai.',
+      'Elapsed since the preceding model-visible message: 1s.',
+    ].join('\n'),
+  )
+}
+
+/** Builds a durable event log by hand: seq is contiguous; an event's time is its seq unless given. */
 export class LogBuilder {
   readonly events: SessionEvent[] = []
 
@@ -31,73 +46,77 @@ export class LogBuilder {
   }
 
   /** The event the next append would write, without appending it. */
-  draft(draft: EventDraft, time: number): SessionEvent {
+  draft(draft: EventDraft, time: number = this.nextSeq): SessionEvent {
     return { seq: this.events.length, time, ...draft } as SessionEvent
   }
 
   /** Appends one event. */
-  push(draft: EventDraft, time: number): SessionEvent {
+  push(draft: EventDraft, time: number = this.nextSeq): SessionEvent {
     const event = this.draft(draft, time)
     this.events.push(event)
     return event
   }
 
-  turnStart(turn: number, time: number): this {
+  turnStart(turn: number, time: number = this.nextSeq): this {
     this.push({ type: 'turn/start', data: { turn } }, time)
     return this
   }
 
-  stepStart(turn: number, step: number, time: number): this {
+  stepStart(turn: number, step: number, time: number = this.nextSeq): this {
     this.push({ type: 'step/start', data: { turn, step } }, time)
     return this
   }
 
-  message(message: UserMessage, time: number): this {
-    this.push({ type: 'user/message', data: message, surfaceOp: 'append' }, time)
+  message(message: unknown, time: number = this.nextSeq): this {
+    this.push({ type: 'user/message', data: message as UserMessage, surfaceOp: 'append' }, time)
     return this
   }
 
-  requestHeader(time: number): this {
+  requestHeader(time: number = this.nextSeq): this {
     this.push({ type: 'request/header', data: { model: 'fake', tools: [], reason: 'initial' } }, time)
     return this
   }
 
-  assistant(turn: number, step: number, time: number): this {
+  assistant(turn: number, step: number, time: number = this.nextSeq): this {
     this.push({ type: 'assistant/message', data: { turn, step, id: `a-${turn}-${step}`, content: [{ type: 'text', text: 'ok' }] } }, time)
     return this
   }
 
-  toolCall(turn: number, step: number, time: number): this {
+  toolCall(turn: number, step: number, time: number = this.nextSeq): this {
     this.push({ type: 'tool/call', data: { turn, step, callId: `c-${turn}-${step}`, name: 'noop', arguments: '{}' } }, time)
     return this
   }
 
-  toolResult(turn: number, step: number, time: number): this {
+  toolResult(turn: number, step: number, time: number = this.nextSeq): this {
     this.push({ type: 'tool/result', data: { turn, step, callId: `c-${turn}-${step}`, content: [{ type: 'text', text: 'done' }] } }, time)
     return this
   }
 
-  stepEnd(turn: number, step: number, time: number): this {
+  stepEnd(turn: number, step: number, time: number = this.nextSeq): this {
     this.push({ type: 'step/end', data: { turn, step } }, time)
     return this
   }
 
-  turnEnd(turn: number, time: number): this {
+  turnEnd(turn: number, time: number = this.nextSeq): this {
     this.push({ type: 'turn/end', data: { turn, reason: 'completed' } }, time)
     return this
   }
 
-  compact(start: number, end: number, time: number): this {
+  compact(start: number, end: number, time: number = this.nextSeq): this {
     this.push({ type: 'compact/summary', data: { shadowedFrom: start, shadowedTo: end, summary: 'summary' } }, time)
     this.push(
-      { type: 'user/message', data: pluginMessage(`compact-${start}-${end}`, 'compact', 'summary'), surfaceOp: { op: 'replace', start, end } },
+      { type: 'user/message', data: pluginMessage(`compact-${start}-${end}`, COMPACT_PLUGIN, 'summary'), surfaceOp: { op: 'replace', start, end } },
       time,
     )
     return this
   }
 
-  scheduleChange(time: number): this {
-    this.push({ type: 'schedule/change', data: { op: 'noop' } }, time)
+  scheduleChange(time: number = this.nextSeq): this {
+    return this.change({ op: 'noop' }, time)
+  }
+
+  change(data: unknown, time: number = this.nextSeq): this {
+    this.push({ type: 'schedule/change', data: data as Record<string, unknown> }, time)
     return this
   }
 }

@@ -5,11 +5,9 @@ const UNITS: ReadonlyArray<readonly [suffix: string, seconds: number]> = [
 ]
 const DURATION = /^(?:([1-9][0-9]*)d )?(?:([1-9]|1[0-9]|2[0-3])h )?(?:([1-9]|[1-5][0-9])m )?([0-9]|[1-5][0-9])s$/
 
-/** Whole-second compact duration `Nd Nh Nm Ns` of a millisecond span, or `unavailable` for null (SPEC 5.4). */
-export function formatDuration(ms: number | null): string {
-  if (ms === null) return 'unavailable'
-  if (!Number.isFinite(ms)) throw new RangeError(`time-context: duration must be finite, got ${String(ms)}`)
-  let rest = Math.floor(Math.max(0, ms) / 1000)
+/** Whole seconds as `Nd Nh Nm Ns`, leaving out zero days/hours/minutes, seconds always present (SPEC 5.4). */
+export function formatSeconds(totalSeconds: number): string {
+  let rest = Math.max(0, Math.floor(totalSeconds))
   const parts: string[] = []
   for (const [suffix, size] of UNITS) {
     const count = Math.floor(rest / size)
@@ -18,6 +16,18 @@ export function formatDuration(ms: number | null): string {
   }
   parts.push(`${rest}s`)
   return parts.join(' ')
+}
+
+/** Whole-second compact duration `Nd Nh Nm Ns` of a millisecond span, or `unavailable` for null (SPEC 5.4). */
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return 'unavailable'
+  if (!Number.isFinite(ms)) throw new RangeError(`time-context: duration must be finite, got ${String(ms)}`)
+  return formatSeconds(Math.max(0, ms) / 1000)
+}
+
+/** True iff the text has the exact shape `formatSeconds` renders (any day count). */
+export function isDurationText(text: string): boolean {
+  return DURATION.test(text)
 }
 
 /** Whole seconds of a duration exactly as `formatDuration` renders it, or null for any other text. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseReadingText, renderReadingText } from '../../src/protocol/reading-text.ts'
-import type { ReadingFields } from '../../src/protocol/reading-text.ts'
+import { parseReadingText, readReadingText, renderReadingText } from '../../src/protocol/index.ts'
+import type { ReadingFields } from '../../src/protocol/index.ts'
 
 const resolved: ReadingFields = {
   turn: 3,
@@ -71,10 +71,6 @@ describe('parseReadingText', () => {
     expect(parseReadingText(renderReadingText(missing))).toEqual(missing)
   })
 
-  it('parses turn 0 so the turn check can name it', () => {
-    expect(parseReadingText(renderReadingText({ ...resolved, turn: 0 }))).toEqual({ ...resolved, turn: 0 })
-  })
-
   it('leaves the timestamp slot to the timestamp parser', () => {
     const text = renderReadingText({ ...resolved, timestamp: 'yesterday' })
     expect(parseReadingText(text)).toEqual({ ...resolved, timestamp: 'yesterday' })
@@ -113,5 +109,46 @@ describe('parseReadingText', () => {
     ['a capitalised unavailable elapsed', variant(3, 'Elapsed since the preceding model-visible message: Unavailable.')],
   ])('rejects %s', (_name, text) => {
     expect(parseReadingText(text)).toBeNull()
+  })
+})
+
+describe('readReadingText', () => {
+  const line1 = (turn: string, step: string): string =>
+    variant(0, `Time sampled while preparing turn ${turn}, step ${step}: 2026-07-15T09:01:01+08:00[Asia/Shanghai]`)
+
+  it('gives the fields of a valid reading', () => {
+    expect(readReadingText(resolvedText)).toEqual({ ok: true, fields: resolved })
+    expect(readReadingText(line1('9007199254740991', '1'))).toEqual({ ok: true, fields: { ...resolved, turn: 9007199254740991, step: 1 } })
+  })
+
+  it.each([
+    ['turn 0', '0', '1'],
+    ['step 0', '3', '0'],
+    ['a leading zero turn', '01', '1'],
+    ['a leading zero step', '3', '007'],
+    ['turn 00', '00', '1'],
+    ['turn 2^53', '9007199254740992', '1'],
+    ['turn 2^53 + 1 (rounds to a safe-looking 2^53)', '9007199254740993', '1'],
+    ['a seventeen-digit step', '3', '99999999999999999'],
+    ['a hundred-digit turn', '9'.repeat(100), '1'],
+  ])('classifies %s as a turn/step failure, not a format failure', (_name, turn, step) => {
+    expect(readReadingText(line1(turn, step))).toEqual({ ok: false, failure: 'integers' })
+    expect(parseReadingText(line1(turn, step))).toBeNull()
+  })
+
+  it.each([
+    ['a negative step', line1('3', '-1')],
+    ['a signed turn', line1('+3', '1')],
+    ['a fractional turn', line1('3.0', '1')],
+    ['an exponent', line1('1e3', '1')],
+    ['no digits', line1('', '1')],
+    ['three lines', resolvedText.split('\n').slice(0, 3).join('\n')],
+  ])('classifies %s as a format failure', (_name, text) => {
+    expect(readReadingText(text)).toEqual({ ok: false, failure: 'format' })
+  })
+
+  it('reports the format before the turn and step', () => {
+    const bad = line1('01', '1').replace('Session time zone: Asia/Shanghai.', 'Session time zone: CST.')
+    expect(readReadingText(bad)).toEqual({ ok: false, failure: 'format' })
   })
 })

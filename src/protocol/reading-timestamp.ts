@@ -1,0 +1,57 @@
+import { canonicalTimeZone } from './time-zone.ts'
+import { wallClockAt } from './wall-clock.ts'
+
+/** A parsed reading timestamp: the instant it names, its zone and UTC offset, and its parts as written. */
+export type ZonedTimestamp = {
+  epochMs: number
+  zone: string
+  offsetMinutes: number
+  /** `YYYY-MM-DD` */
+  date: string
+  /** `HH:mm:ss` */
+  time: string
+  /** `±HH:MM` */
+  offset: string
+}
+
+const TIMESTAMP = /^((\d{4})-(\d{2})-(\d{2}))T((\d{2}):(\d{2}):(\d{2}))(([+-])(\d{2}):(\d{2}))\[([^\]]+)\]$/
+const MEMO_LIMIT = 1024
+const lastFormatted = new Map<string, { epochSeconds: number; text: string }>()
+
+function pad(value: number, width: number): string {
+  return String(value).padStart(width, '0')
+}
+
+/** `YYYY-MM-DDTHH:mm:ss±HH:MM[zone]` of an instant in a zone, floored to whole seconds (SPEC 5.4). */
+export function formatZonedTimestamp(epochMs: number, zone: string): string {
+  if (!Number.isFinite(epochMs)) throw new RangeError(`time-context: instant must be finite, got ${String(epochMs)}`)
+  const epochSeconds = Math.floor(epochMs / 1000)
+  const last = lastFormatted.get(zone)
+  if (last !== undefined && last.epochSeconds === epochSeconds) return last.text
+  const wall = wallClockAt(zone, epochSeconds * 1000)
+  const local = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second)
+  const offset = Math.round((local - epochSeconds * 1000) / 60_000)
+  const sign = offset < 0 ? '-' : '+'
+  const abs = Math.abs(offset)
+  const text =
+    `${pad(wall.year, 4)}-${pad(wall.month, 2)}-${pad(wall.day, 2)}` +
+    `T${pad(wall.hour, 2)}:${pad(wall.minute, 2)}:${pad(wall.second, 2)}` +
+    `${sign}${pad(Math.floor(abs / 60), 2)}:${pad(abs % 60, 2)}[${zone}]`
+  if (lastFormatted.size >= MEMO_LIMIT) lastFormatted.clear()
+  lastFormatted.set(zone, { epochSeconds, text })
+  return text
+}
+
+/** The instant, zone and offset of a timestamp exactly as `formatZonedTimestamp` renders it, else null. */
+export function parseZonedTimestamp(text: string): ZonedTimestamp | null {
+  const match = TIMESTAMP.exec(text)
+  if (match === null) return null
+  const zone = match[13]
+  if (canonicalTimeZone(zone) === null) return null
+  const [year, month, day] = match.slice(2, 5).map(Number)
+  const [hour, minute, second] = match.slice(6, 9).map(Number)
+  const offsetMinutes = (match[10] === '-' ? -1 : 1) * (Number(match[11]) * 60 + Number(match[12]))
+  const epochMs = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMinutes * 60_000
+  if (!Number.isFinite(epochMs) || formatZonedTimestamp(epochMs, zone) !== text) return null
+  return { epochMs, zone, offsetMinutes, date: match[1], time: match[5], offset: match[9] }
+}

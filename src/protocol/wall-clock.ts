@@ -1,0 +1,58 @@
+/** The wall-clock reading of an instant in a zone, whole seconds; years before 1 CE are astronomical (1 BC = 0). */
+export type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number }
+
+const FORMATTED = /^(\d{2})\/(\d{2})\/(\d+) (AD|BC), (\d{2}):(\d{2}):(\d{2})$/
+const FORMATTER_LIMIT = 1024
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+/** The one cached `en-US` formatter per zone that every wall-clock reading goes through (bounded). */
+export function zoneFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone)
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+    if (formatters.size >= FORMATTER_LIMIT) formatters.clear()
+    formatters.set(timeZone, formatter)
+  }
+  return formatter
+}
+
+function astronomicalYear(yearOfEra: number, era: string | undefined): number {
+  return era === 'BC' ? 1 - yearOfEra : yearOfEra
+}
+
+/** The wall clock of an instant (floored to the second) in a valid IANA zone; throws RangeError for an unknown zone. */
+export function wallClockAt(timeZone: string, epochMs: number): WallClock {
+  const formatter = zoneFormatter(timeZone)
+  const wholeSecond = Math.floor(epochMs / 1000) * 1000
+  const match = FORMATTED.exec(formatter.format(wholeSecond))
+  if (match !== null) {
+    return {
+      year: astronomicalYear(Number(match[3]), match[4]),
+      month: Number(match[1]),
+      day: Number(match[2]),
+      hour: Number(match[5]),
+      minute: Number(match[6]),
+      second: Number(match[7]),
+    }
+  }
+  const fields: Record<string, string> = {}
+  for (const part of formatter.formatToParts(wholeSecond)) fields[part.type] = part.value
+  return {
+    year: astronomicalYear(Number(fields.year), fields.era),
+    month: Number(fields.month),
+    day: Number(fields.day),
+    hour: Number(fields.hour),
+    minute: Number(fields.minute),
+    second: Number(fields.second),
+  }
+}
