@@ -1,3 +1,4 @@
+import { vi } from 'vitest'
 import type { SessionEvent } from '../../src/protocol/events.ts'
 import { Host } from '../../src/host/host.ts'
 import type { Plugin } from '../../src/host/plugin-api.ts'
@@ -40,11 +41,13 @@ export function types(events: readonly SessionEvent[]): string[] {
   return events.map((e) => e.type)
 }
 
-/** Waits until a predicate over the session's events holds. */
+/** Waits until a predicate over the session's events holds (vi.waitFor: polls, fails with the event types seen). */
 export async function waitFor(session: Session, predicate: (events: readonly SessionEvent[]) => boolean): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (predicate(session.events())) return
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-  throw new Error('condition not reached')
+  await vi.waitFor(
+    () => {
+      const events = session.events()
+      if (!predicate(events)) throw new Error(`condition not reached; events: ${types(events).join(' ')}`)
+    },
+    { timeout: 5_000, interval: 5 },
+  )
 }
