@@ -7,6 +7,7 @@ import { createTimeContextPlugin } from '../../src/plugin/index.ts'
 import type { SessionEvent, UserMessage } from '../../src/protocol/index.ts'
 import { runCheck } from '../../src/server/check.ts'
 import { FakeClock } from '../support/fake-clock.ts'
+import { forgingPlugin } from '../support/forging-plugin.ts'
 import { makeHost, settle, types } from '../support/host-harness.ts'
 import { tempDir } from '../support/temp-dir.ts'
 
@@ -25,26 +26,6 @@ function plugins(extra: Plugin[] = []): Plugin[] {
   return [createTimeContextPlugin({}, { systemTimeZone: () => 'UTC' }), createInvariantPlugin(), ...extra]
 }
 
-/** A plugin outside time-context that rewrites line 1 of the reading in its content and its source section alike. */
-function rewriting(line1: string): Plugin {
-  return {
-    name: 'rewriting',
-    install: (ctx) =>
-      ctx.on(
-        'agent/pre-step',
-        async (_payload, next) => {
-          const decision = await next()
-          if (decision.kind !== 'enter') return decision
-          const reading = decision.messages[decision.messages.length - 1]
-          const text = reading.content[0].text.replace(LINE_1, line1)
-          const forged = { ...reading, content: [{ type: 'text' as const, text }], source: { ...reading.source, sections: [{ name: 'time-context', text }] } }
-          return { kind: 'enter', messages: [...decision.messages.slice(0, -1), forged] }
-        },
-        { prepend: true },
-      ),
-  }
-}
-
 const cases = [
   ['turn 9007199254740993', 'Time sampled while preparing turn 9007199254740993, step 1:'],
   ['turn 99999999999999999', 'Time sampled while preparing turn 99999999999999999, step 1:'],
@@ -56,7 +37,7 @@ const cases = [
 describe('turn and step digits that are not positive safe integers (SPEC 6 check 3)', () => {
   it.each(cases)('rejects %s on append: nothing of the reading is written', async (_name, line1) => {
     const dir = await tempDir()
-    const { host } = await makeHost(dir, { clock: new FakeClock(T0), plugins: plugins([rewriting(line1)]) })
+    const { host } = await makeHost(dir, { clock: new FakeClock(T0), plugins: plugins([forgingPlugin((text) => text.replace(LINE_1, line1))]) })
     const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
     await session.enqueue(rpc, 'next-turn')
     await settle(session)
