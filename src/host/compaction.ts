@@ -1,4 +1,4 @@
-import type { EventDraft, SessionEvent } from '../protocol/events.ts'
+import type { EventDraft, SessionEvent } from '../protocol/index.ts'
 import { randomId } from './ids.ts'
 
 const PER_MESSAGE = 240

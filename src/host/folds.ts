@@ -1,4 +1,4 @@
-import type { InboxTarget, SessionEvent, UserMessage } from '../protocol/events.ts'
+import type { InboxTarget, SessionEvent, UserMessage } from '../protocol/index.ts'
 import type { SessionFold } from './plugin-api.ts'
 
 /** Where the loop stands in the log: last turn number, the open turn and step, the last request header. */

@@ -1,7 +1,5 @@
-import type { SessionHeader, UserMessage } from '../protocol/events.ts'
-import { errorMessage } from '../protocol/errors.ts'
-import { SESSION_ID_PATTERN } from '../protocol/session-id.ts'
-import { sameTimeZone } from '../protocol/time-zone.ts'
+import type { SessionHeader, UserMessage } from '../protocol/index.ts'
+import { errorMessage, SESSION_ID_PATTERN, sameTimeZone } from '../protocol/index.ts'
 import { HostError } from './errors.ts'
 import { hostFolds, titleFold } from './folds.ts'
 import { randomId } from './ids.ts'
@@ -11,10 +9,8 @@ import { HostPluginContext, installPlugin, PluginRegistry } from './registry.ts'
 import { Session } from './session/session.ts'
 import { SessionFeed } from './session-feed.ts'
 import { FoldingVisitor, SessionLog } from './session-log.ts'
-import type { FileLayer } from './store/jsonl/file-layer.ts'
-import { JsonlStore } from './store/jsonl/jsonl-store.ts'
-import { isStoreError, StoreError } from './store/store-error.ts'
-import type { SessionWriter, Store } from './store/store.ts'
+import type { FileLayer, SessionWriter, Store } from './store/index.ts'
+import { JsonlStore, isStoreError, StoreError } from './store/index.ts'
 
 /** How a failed session's store is retried: capped exponential backoff (SPEC 2.6). */
 export type RecoveryPolicy = { initialMs: number; maxMs: number }

@@ -1,4 +1,4 @@
-import type { SessionEvent } from '../protocol/events.ts'
+import type { SessionEvent } from '../protocol/index.ts'
 import type {
   Clock,
   Plugin,

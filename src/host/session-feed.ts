@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionHeader } from '../protocol/events.ts'
+import type { SessionEvent, SessionHeader } from '../protocol/index.ts'
 import type { Session } from './session/session.ts'
 import type { SessionActivity } from './session/lock.ts'
 import type { SessionLog } from './session-log.ts'

@@ -1,8 +1,8 @@
-import type { EventDraft, SessionEvent, SessionHeader } from '../protocol/events.ts'
-import { errorMessage } from '../protocol/errors.ts'
+import type { EventDraft, SessionEvent, SessionHeader } from '../protocol/index.ts'
+import { errorMessage } from '../protocol/index.ts'
 import type { Clock, SessionFold } from './plugin-api.ts'
-import { corruptSession, type StoreError } from './store/store-error.ts'
-import type { OpenVisitor, SessionWriter } from './store/store.ts'
+import { corruptSession, type StoreError } from './store/index.ts'
+import type { OpenVisitor, SessionWriter } from './store/index.ts'
 
 /** Called with events: after they are written (the loop's view) or once durable (what readers see). */
 export type AppendListener = (events: readonly SessionEvent[]) => void

@@ -1,17 +1,16 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { streamSSE } from 'hono/streaming'
-import type { SessionEvent } from '../protocol/events.ts'
-import { canonicalTimeZone } from '../protocol/time-zone.ts'
+import type { SessionEvent } from '../protocol/index.ts'
+import { canonicalTimeZone, errorMessage } from '../protocol/index.ts'
 import {
   createSessionBody,
   MAX_BODY_BYTES,
   SESSION_ID_PATTERN,
   sendMessageBody,
   type SessionSummary,
-} from '../protocol/wire.ts'
+} from '../protocol/index.ts'
 import { HostError, isStoreError, randomId, type Host, type SessionDescription } from '../host/index.ts'
-import { errorMessage } from '../protocol/errors.ts'
 import { ApiError, errorResponse } from './api-error.ts'
 import { security, type SecurityOptions } from './security.ts'
 import type { ScheduleService } from '../schedule/plugin.ts'

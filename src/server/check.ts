@@ -8,8 +8,7 @@ import {
   scanSessionFile,
   type SessionFold,
 } from '../host/index.ts'
-import { errorMessage } from '../protocol/errors.ts'
-import { SESSION_ID_PATTERN } from '../protocol/session-id.ts'
+import { errorMessage, SESSION_ID_PATTERN } from '../protocol/index.ts'
 
 /** Session files named by the paths: files as given, directories searched for `*.jsonl` entries of any kind (recursively, never through a symlink). */
 export async function sessionFiles(paths: string[]): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { Host, type RecoveryPolicy } from '../host/host.ts'
-import type { FileLayer } from '../host/store/index.ts'
+import type { FileLayer } from '../host/index.ts'
 import type { Model } from '../host/models/model.ts'
 import { OpenAiModel, openAiOptionsFromEnv } from '../host/models/openai.ts'
 import { ScriptFileModel } from '../host/models/script-file.ts'

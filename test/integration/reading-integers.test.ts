@@ -6,6 +6,7 @@ import { createInvariantPlugin } from '../../src/invariant/index.ts'
 import { createTimeContextPlugin } from '../../src/plugin/index.ts'
 import type { SessionEvent, UserMessage } from '../../src/protocol/index.ts'
 import { runCheck } from '../../src/server/check.ts'
+import { checkFolds } from '../../src/server/compose.ts'
 import { FakeClock } from '../support/fake-clock.ts'
 import { forgingPlugin } from '../support/forging-plugin.ts'
 import { makeHost, settle, types } from '../support/host-harness.ts'
@@ -59,7 +60,7 @@ describe('turn and step digits that are not positive safe integers (SPEC 6 check
 
     const path = join(dir, 'sessions/g.jsonl')
     const original = await readFile(path, 'utf8')
-    expect(await runCheck([path], () => undefined)).toBe(true)
+    expect(await runCheck([path], await checkFolds(), () => undefined)).toBe(true)
     const tampered = original.replaceAll(LINE_1, line1)
     expect(tampered.split(line1)).toHaveLength(3)
     await writeFile(path, tampered)
@@ -70,7 +71,7 @@ describe('turn and step digits that are not positive safe integers (SPEC 6 check
     expect(await readFile(path, 'utf8')).toBe(tampered)
 
     const printed: string[] = []
-    expect(await runCheck([path], (line) => printed.push(line))).toBe(false)
+    expect(await runCheck([path], await checkFolds(), (line) => printed.push(line))).toBe(false)
     expect(printed).toEqual([`FAIL ${path} seq ${seq}: ${CHECK_3}`])
   })
 })

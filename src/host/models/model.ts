@@ -1,4 +1,4 @@
-import type { ToolCall, Usage } from '../../protocol/events.ts'
+import type { ToolCall, Usage } from '../../protocol/index.ts'
 import type { JsonSchema } from '../plugin-api.ts'
 
 /** One message of a model request, rebuilt from the durable surface. */

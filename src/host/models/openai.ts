@@ -1,4 +1,4 @@
-import type { Usage } from '../../protocol/events.ts'
+import type { Usage } from '../../protocol/index.ts'
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from './model.ts'
 
 /** Where and how to reach an OpenAI-compatible chat-completions endpoint. */

@@ -1,4 +1,4 @@
-import type { UserMessage } from '../../protocol/events.ts'
+import type { UserMessage } from '../../protocol/index.ts'
 import type { PendingMessage } from '../folds.ts'
 
 /**

@@ -1,5 +1,5 @@
-import type { ToolCall } from '../../protocol/events.ts'
-import { errorMessage } from '../../protocol/errors.ts'
+import type { ToolCall } from '../../protocol/index.ts'
+import { errorMessage } from '../../protocol/index.ts'
 import type { SessionView, ToolDefinition } from '../plugin-api.ts'
 
 /** What a tool call produced: the result text and whether it is an error. */

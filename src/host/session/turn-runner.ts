@@ -1,5 +1,5 @@
-import type { EventDraft, SessionEvent, ToolCall, TurnEndReason, UserMessage } from '../../protocol/events.ts'
-import { errorMessage } from '../../protocol/errors.ts'
+import type { EventDraft, SessionEvent, ToolCall, TurnEndReason, UserMessage } from '../../protocol/index.ts'
+import { errorMessage } from '../../protocol/index.ts'
 import { loopFold, surfaceFold } from '../folds.ts'
 import { randomId } from '../ids.ts'
 import type { Model, ModelToolSpec } from '../models/model.ts'

@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionHeader } from '../../protocol/events.ts'
+import type { SessionEvent, SessionHeader } from '../../protocol/index.ts'
 import type { StoreError } from './store-error.ts'
 
 /** One entry of a store's session listing: a readable header, or why the entry is not a session. */

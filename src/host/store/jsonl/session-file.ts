@@ -1,6 +1,6 @@
 import { constants, type Stats } from 'node:fs'
-import type { SessionEvent, SessionHeader } from '../../../protocol/events.ts'
-import { eventProblem, headerProblem } from '../../../protocol/event-decoder.ts'
+import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
+import { eventProblem, headerProblem } from '../../../protocol/index.ts'
 import { StoreError } from '../store-error.ts'
 import type { FileHandleLike, FileLayer } from './file-layer.ts'
 

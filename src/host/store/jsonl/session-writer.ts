@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionHeader } from '../../../protocol/events.ts'
+import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { storageUnavailable, type StoreError } from '../store-error.ts'
 import type { SessionWriter } from '../store.ts'
 import type { FileHandleLike, FileLayer } from './file-layer.ts'
