@@ -10,13 +10,15 @@ import {
   dispatchChange,
   dueOccurrences,
   emptyScheduleState,
-  followUpMessage,
+  followUpBlocks,
   nextScheduleId,
+  NO_HISTORY,
   toScheduledAt,
   viewOf,
   views,
   type ScheduleState,
 } from '../src/schedule/index.ts'
+import { followUpMessage } from '../src/protocol/follow-up.ts'
 import { Prng } from '../test/support/prng.ts'
 
 /** What a generated session file holds. */
@@ -47,7 +49,7 @@ export const BENCH_FALLBACK_ZONE = 'UTC'
 /** First event time of every generated session: 2026-01-05T08:00:00Z. */
 export const BENCH_START_MS = Date.UTC(2026, 0, 5, 8, 0, 0)
 
-const TOOLS = ['schedule_create', 'schedule_list', 'schedule_delete']
+const TOOLS = ['schedule_create', 'schedule_update', 'schedule_list', 'schedule_delete']
 const CLIENT_ZONES: readonly (readonly [string, number])[] = [
   ['Asia/Shanghai', 60],
   ['America/New_York', 25],
@@ -194,7 +196,7 @@ export function generateSession(options: GenerateOptions): GeneratedSession {
       return { callId, name, args: JSON.stringify({ prompt, every_seconds: everySeconds }), record, deleteId: null }
     }
     if (name === 'schedule_delete') {
-      const id = schedule.active.length > 0 ? rng.pick(schedule.active).id : `schedule-${rng.int(1, 9)}`
+      const id = schedule.active.length > 0 ? rng.pick(schedule.active).record.id : `schedule-${rng.int(1, 9)}`
       return { callId, name, args: JSON.stringify({ id }), record: null, deleteId: id }
     }
     return { callId, name: 'schedule_list', args: '{}', record: null, deleteId: null }
@@ -204,17 +206,17 @@ export function generateSession(options: GenerateOptions): GeneratedSession {
     if (call.record !== null) {
       return {
         change: { type: 'schedule/change', data: createChange(call.record) },
-        result: JSON.stringify({ schedule: viewOf(call.record, time) }),
+        result: JSON.stringify({ schedule: viewOf({ record: call.record, target: Date.parse(call.record.scheduledAt), history: NO_HISTORY }, time, header.timeZone ?? null) }),
       }
     }
     if (call.deleteId !== null) {
       const id = call.deleteId
-      if (!schedule.active.some((r) => r.id === id)) {
+      if (!schedule.active.some((r) => r.record.id === id)) {
         return { change: null, result: JSON.stringify({ id, deleted: false, code: 'schedule_not_found' }) }
       }
       return { change: { type: 'schedule/change', data: deleteChange(id) }, result: JSON.stringify({ id, deleted: true }) }
     }
-    return { change: null, result: JSON.stringify({ schedules: views(schedule, time) }) }
+    return { change: null, result: JSON.stringify({ schedules: views(schedule, time, header.timeZone ?? null) }) }
   }
 
   const runStep = (step: number, batch: Batch, last: boolean): void => {
@@ -342,13 +344,10 @@ export function generateSession(options: GenerateOptions): GeneratedSession {
     time += rng.chance(0.1) ? rng.int(600_000, 7_200_000) : rng.int(2_000, 120_000)
     const due = dueOccurrences(schedule, time)
     if (due.length > 0) {
-      const message = followUpMessage(
-        `reminder-${rng.id()}`,
-        due.map((o) => ({ id: o.id, occurrenceAt: o.occurrenceAt, prompt: o.prompt })),
-      )
+      const message = followUpMessage(`reminder-${rng.id()}`, due.flatMap(followUpBlocks))
       emit([{ type: 'inbox/enqueued', data: { target: 'next-turn', message } }], 0)
       emit(
-        due.map((o): EventDraft => ({ type: 'schedule/change', data: dispatchChange(o.id, o.acceptedAt) })),
+        due.map((o): EventDraft => ({ type: 'schedule/change', data: dispatchChange(o.id, o.acceptedAt, o.plan.missed) })),
         rng.int(0, 2),
       )
       runTurn([message])
@@ -361,7 +360,7 @@ export function generateSession(options: GenerateOptions): GeneratedSession {
     if (turnsSinceCompaction >= compactEvery) compact()
   }
   compact()
-  const leftovers = schedule.active.map((r): EventDraft => ({ type: 'schedule/change', data: deleteChange(r.id) }))
+  const leftovers = schedule.active.map((r): EventDraft => ({ type: 'schedule/change', data: deleteChange(r.record.id) }))
   if (leftovers.length > 0) emit(leftovers, rng.int(1, 10))
   sink.flush()
   closeSync(fd)

@@ -55,7 +55,7 @@ test('a local time from a browser in the Session zone becomes a reminder without
   const { events: onDisk } = await readSessionFile(server.dataDir, id)
   const changes = scheduleChanges(onDisk)
   expect(changes).toEqual([
-    { version: 1, operation: 'create', schedule: { id: 'schedule-1', kind: 'at', prompt: 'stretch', scheduledAt: expect.any(String) } },
+    { version: 1, operation: 'create', schedule: { id: 'schedule-1', kind: 'at', prompt: 'stretch', scheduledAt: expect.any(String), timeZone: 'Europe/Berlin' } },
   ])
   const scheduledAt = (changes[0].schedule as { scheduledAt: string }).scheduledAt
   expect(wallClockIn('Europe/Berlin', scheduledAt)).toBe(`${at}:00`)

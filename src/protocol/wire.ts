@@ -33,14 +33,60 @@ export type SessionSummary = {
   eventCount: number
 }
 
-/** A reminder record (SPEC 7.6). */
+/** What a late recurring reminder delivers (SPEC 7.7): the latest due occurrence, all (≤ 10), or none past 15 min. */
+export type CatchUpPolicy = 'latest' | 'all' | 'skip'
+
+/** A reminder record (SPEC 7.6–7.8): `at` keeps the zone it was read in when made from a local time. */
 export type ScheduleRecord =
   | { id: string; kind: 'after'; prompt: string; afterSeconds: number; scheduledAt: string }
-  | { id: string; kind: 'at'; prompt: string; scheduledAt: string }
-  | { id: string; kind: 'every'; prompt: string; everySeconds: number; scheduledAt: string }
+  | { id: string; kind: 'at'; prompt: string; scheduledAt: string; timeZone?: string }
+  | { id: string; kind: 'every'; prompt: string; everySeconds: number; scheduledAt: string; catchUp?: CatchUpPolicy }
+  | {
+      id: string
+      kind: 'calendar'
+      prompt: string
+      rrule: string
+      timeZone: string
+      starts: string
+      catchUp: CatchUpPolicy
+      scheduledAt: string
+    }
 
-/** A reminder as tools and the API show it (SPEC 7.1). */
-export type ScheduleView = ScheduleRecord & { state: 'scheduled' | 'overdue'; deliveryMode: 'session-local' }
+/** Every reminder kind. */
+export type ScheduleKind = ScheduleRecord['kind']
+
+type WithoutZone<T> = T extends unknown ? Omit<T, 'timeZone'> : never
+
+/**
+ * A reminder as tools and the API show it (SPEC 7.1, 7.8): the record with its current target as
+ * `scheduledAt`, live state, its zone (`null` only for `after`/`every` in a headerless Session), the
+ * target in that zone (RFC 9557), the next occurrences, and its delivery history.
+ */
+export type ScheduleView = WithoutZone<ScheduleRecord> & {
+  state: 'scheduled' | 'overdue'
+  deliveryMode: 'session-local'
+  timeZone: string | null
+  scheduledAtLocal: string
+  upcoming: string[]
+  deliveries: number
+  lastDeliveredAt: string | null
+  missed: number
+}
+
+/** Every Schedule error code (SPEC 7.1); the reminder routes answer them with 422. */
+export type ScheduleErrorCode =
+  | 'invalid_prompt'
+  | 'invalid_selector'
+  | 'invalid_rule'
+  | 'invalid_time_zone'
+  | 'timezone_confirmation_required'
+  | 'not_future'
+  | 'time_out_of_range'
+  | 'frequency_too_high'
+  | 'corrupt_schedule_log'
+  | 'persistence_uncertain'
+  | 'internal_error'
+  | 'schedule_not_found'
 
 /** Every API error code (SPEC 8). */
 export type ApiErrorCode =
@@ -56,6 +102,7 @@ export type ApiErrorCode =
   | 'unauthorized'
   | 'storage-unavailable'
   | 'session-busy'
+  | ScheduleErrorCode
 
 /** The body of every API error. */
 export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; details?: Record<string, unknown> } }

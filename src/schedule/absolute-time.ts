@@ -168,6 +168,24 @@ export function instantsForWallTime(date: LocalDate, time: LocalTime, timeZone: 
   return [...instants].sort((a, b) => a - b)
 }
 
+/** A wall time resolved to an instant: `shifted` when it fell in a gap and moved forward by the gap's length. */
+export type ResolvedWallTime = { instant: number; shifted: boolean }
+
+/**
+ * Resolves a wall time in a valid zone the RFC 5545 way: a repeated wall time is the earlier instant;
+ * a skipped one is read with the offset in force before the gap, which moves it forward by the gap's
+ * length (02:30 on a spring-forward night → 03:30). Every candidate is verified by round trip.
+ */
+export function resolveWallTime(date: LocalDate, time: LocalTime, timeZone: string): ResolvedWallTime {
+  const instants = instantsForWallTime(date, time, timeZone)
+  if (instants.length > 0) return { instant: instants[0], shifted: false }
+  const wall = wallTimeAsUtc({ ...date, ...time })
+  let largest = -Infinity
+  for (let step = -SAMPLE_STEPS; step <= SAMPLE_STEPS; step += 1) largest = Math.max(largest, offsetAt(timeZone, wall + step * SAMPLE_STEP_MS))
+  const before = offsetAt(timeZone, wall - largest)
+  return { instant: wall - before, shifted: true }
+}
+
 /** Renders a local date and time as `YYYY-MM-DDTHH:mm:ss` (plus `.SSS` when not whole seconds). */
 export function formatLocalDateTime(date: LocalDate, time: LocalTime): string {
   const pad = (value: number, width: number): string => String(value).padStart(width, '0')

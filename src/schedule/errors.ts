@@ -1,19 +1,9 @@
-/** Every Schedule error code (SPEC 7.1). */
-export type ScheduleErrorCode =
-  | 'invalid_prompt'
-  | 'invalid_selector'
-  | 'invalid_rule'
-  | 'invalid_time_zone'
-  | 'timezone_confirmation_required'
-  | 'not_future'
-  | 'time_out_of_range'
-  | 'frequency_too_high'
-  | 'corrupt_schedule_log'
-  | 'persistence_uncertain'
-  | 'internal_error'
+import type { ScheduleErrorCode } from '../protocol/index.ts'
+
+export type { ScheduleErrorCode }
 
 /** A durable Schedule operation, named by `persistence_uncertain`. */
-export type ScheduleOperation = 'create' | 'delete' | 'dispatch'
+export type ScheduleOperation = 'create' | 'update' | 'delete' | 'dispatch'
 
 /** The extra keys each error code carries beside `code` and `message`. */
 export type ScheduleErrorDetailsMap = {
@@ -28,6 +18,7 @@ export type ScheduleErrorDetailsMap = {
   corrupt_schedule_log: { seq: number }
   persistence_uncertain: { operation: ScheduleOperation }
   internal_error: Record<never, never>
+  schedule_not_found: { id: string }
 }
 
 /** The JSON shape of a Schedule error in a tool result: `{ code, message, ...details }`. */
@@ -112,12 +103,13 @@ export function invalidTimeZone(field: string, value: unknown): ScheduleError<'i
 export function timezoneConfirmationRequired(
   sessionTimeZone: string,
   clientTimeZones: readonly string[],
+  subject: 'at' | 'rrule' = 'at',
 ): ScheduleError<'timezone_confirmation_required'> {
-  return new ScheduleError(
-    'timezone_confirmation_required',
-    'a local at without time_zone needs the Session time zone and the client time zone of this request to be one and the same zone; ask the user which IANA time zone they mean and pass it as at.time_zone',
-    { sessionTimeZone, clientTimeZones: [...clientTimeZones] },
-  )
+  const message =
+    subject === 'at'
+      ? 'a local at without time_zone needs the Session time zone and the client time zone of this request to be one and the same zone; ask the user which IANA time zone they mean and pass it as at.time_zone'
+      : 'an rrule without time_zone needs the Session time zone and the client time zone of this request to be one and the same zone; ask the user which IANA time zone they mean and pass it as time_zone'
+  return new ScheduleError('timezone_confirmation_required', message, { sessionTimeZone, clientTimeZones: [...clientTimeZones] })
 }
 
 /** `not_future`: the target is not strictly after now. */
@@ -139,6 +131,20 @@ export function frequencyTooHigh(everySeconds: number): ScheduleError<'frequency
   return new ScheduleError('frequency_too_high', `every_seconds must be at least 300, got ${everySeconds}`, {})
 }
 
+/** `frequency_too_high`: two consecutive occurrences of a calendar rule closer than 300 seconds. */
+export function ruleTooFrequent(first: string, second: string): ScheduleError<'frequency_too_high'> {
+  return new ScheduleError(
+    'frequency_too_high',
+    `occurrences ${first} and ${second} are less than 300 seconds apart; a calendar rule needs at least 300 seconds between occurrences`,
+    {},
+  )
+}
+
+/** `not_future`: a calendar rule without any occurrence after now. */
+export function noFutureOccurrence(nowIso: string): ScheduleError<'not_future'> {
+  return new ScheduleError('not_future', `the rule has no occurrence after now (${nowIso})`, {})
+}
+
 /** `corrupt_schedule_log`: a `schedule/change` event the fold refuses, with its seq. */
 export function corruptScheduleLog(seq: number, reason: string): ScheduleError<'corrupt_schedule_log'> {
   return new ScheduleError('corrupt_schedule_log', `schedule log is corrupt at seq ${seq}: ${reason}`, { seq })
@@ -151,6 +157,11 @@ export function persistenceUncertain(operation: ScheduleOperation): ScheduleErro
     `the ${operation} was written but could not be confirmed durable; it may be lost if the server crashes`,
     { operation },
   )
+}
+
+/** `schedule_not_found`: an update or snooze names no active reminder. */
+export function scheduleNotFound(id: string): ScheduleError<'schedule_not_found'> {
+  return new ScheduleError('schedule_not_found', `there is no active reminder ${JSON.stringify(id)}`, { id })
 }
 
 /** `internal_error`: an unexpected failure, contained and reported with a stable code. */

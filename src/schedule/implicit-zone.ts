@@ -28,11 +28,15 @@ export function openTurnStartIndex(events: readonly SessionEvent[]): number {
 }
 
 /**
- * The zone a local `at` without `time_zone` means, failing closed (SPEC 7.2): accepted iff the
+ * The zone a local `at` or an rrule without `time_zone` means, failing closed (SPEC 7.2): accepted iff the
  * open turn has an exact time-context reading, the Session zone exists, the turn's user-rpc
  * messages resolve to one client zone, and the two zones are equal. Never reads the process zone.
  */
-export function resolveImplicitZone(header: SessionHeader, events: readonly SessionEvent[]): ImplicitZoneResult {
+export function resolveImplicitZone(
+  header: SessionHeader,
+  events: readonly SessionEvent[],
+  subject: 'at' | 'rrule' = 'at',
+): ImplicitZoneResult {
   const sessionZone = header.timeZone
   const sessionTimeZone = sessionZone === undefined ? 'unavailable' : sessionZone
   const start = openTurnStartIndex(events)
@@ -51,5 +55,5 @@ export function resolveImplicitZone(header: SessionHeader, events: readonly Sess
     if (timeZone !== null) return { ok: true, timeZone }
   }
   const clientTimeZones = client.kind === 'missing' ? [] : client.kind === 'resolved' ? [client.timeZone] : client.timeZones
-  return { ok: false, error: timezoneConfirmationRequired(sessionTimeZone, clientTimeZones) }
+  return { ok: false, error: timezoneConfirmationRequired(sessionTimeZone, clientTimeZones, subject) }
 }

@@ -3,6 +3,7 @@ export {
   isScheduleError,
   persistenceUncertain,
   internalError,
+  scheduleNotFound,
   type ScheduleErrorCode,
   type ScheduleErrorDetailsMap,
   type ScheduleOperation,
@@ -27,23 +28,32 @@ export {
   createRecord,
   parseCreateArgs,
   resolveCreateRequest,
+  parseUpdateArgs,
+  resolveUpdate,
   parseListArgs,
   parseDeleteArgs,
   type CreateContext,
   type CreateRequest,
+  type CalendarRequest,
   type LocalAt,
+  type UpdateArgs,
 } from './selectors.ts'
+export { createArgsSchema, updateArgsSchema, listArgsSchema, deleteArgsSchema, toolParameters } from './tool-args.ts'
+export { occurrencesBetween, occurrencesAfter, firstOccurrenceAfter, type CalendarSpec, type Occurrence } from './calendar.ts'
+export { planCatchUp, MAX_CATCH_UP, SKIP_GRACE_MS, type CatchUpPlan, type DueSeries } from './catch-up.ts'
 export { resolveImplicitZone, type ImplicitZoneResult } from './implicit-zone.ts'
-export { MIN_EVERY_SECONDS, dueOccurrence, nextTarget, type DueOccurrence, type EveryRecord } from './recurrence.ts'
+export { MIN_EVERY_SECONDS, type EveryRecord } from './recurrence.ts'
 export {
   scheduleId,
   scheduleIdNumber,
   createChange,
+  updateChange,
   deleteChange,
   dispatchChange,
   scheduleChangeDraft,
   decodeScheduleChange,
   type CreateChange,
+  type UpdateChange,
   type DeleteChange,
   type DispatchChange,
   type ScheduleChange,
@@ -59,19 +69,16 @@ export {
   views,
   nextDueAt,
   dueOccurrences,
+  dueSeries,
+  viewZone,
+  NO_HISTORY,
+  type ActiveSchedule,
+  type ScheduleHistory,
+  type DueOccurrence,
   type ScheduleState,
 } from './fold.ts'
-export {
-  FOLLOW_UP_HEADER,
-  FOLLOW_UP_INSTRUCTION,
-  FOLLOW_UP_BLOCK_SEPARATOR,
-  formatFollowUp,
-  followUpMessage,
-  parseFollowUp,
-  type FollowUpReminder,
-} from './follow-up.ts'
 export { sessionScheduleFold, type SessionScheduleState } from './session-state.ts'
-export { createSchedule, deleteSchedule, listSchedules, scheduleTools } from './tools.ts'
-export { ScheduleOwner, MAX_TIMER_MS, realTimers, type Timers } from './owner.ts'
+export { createSchedule, updateSchedule, snoozeSchedule, deleteSchedule, listSchedules, promptOf, scheduleTools } from './tools.ts'
+export { ScheduleOwner, MAX_TIMER_MS, realTimers, followUpBlocks, type Timers } from './owner.ts'
 export { ScheduleWriter } from './writer.ts'
-export { createSchedulePlugin, type SchedulePlugin, type ScheduleService } from './plugin.ts'
+export { createSchedulePlugin, type SchedulePlugin, type ScheduleService, type ServiceResult } from './plugin.ts'

@@ -1,8 +1,9 @@
 import { realTimers, type Clock, type SessionView, type Timers } from '../host/plugin-api.ts'
 import { randomId } from '../host/ids.ts'
 import { dispatchChange, scheduleChangeDraft } from './changes.ts'
-import { dueOccurrences, nextDueAt } from './fold.ts'
-import { followUpMessage } from './follow-up.ts'
+import { dueOccurrences, nextDueAt, type DueOccurrence } from './fold.ts'
+import { toScheduledAt } from './absolute-time.ts'
+import { followUpMessage, type FollowUpReminder } from '../protocol/index.ts'
 import { sessionScheduleFold } from './session-state.ts'
 import type { ScheduleWriter } from './writer.ts'
 
@@ -95,12 +96,19 @@ export class ScheduleOwner {
     if (!current.ok) return
     const due = dueOccurrences(current.state, this.clock.now())
     if (due.length === 0) return
-    const message = followUpMessage(
-      randomId('reminder-'),
-      due.map((o) => ({ id: o.id, occurrenceAt: o.occurrenceAt, prompt: o.prompt })),
-    )
-    await session.enqueue(message, 'next-turn')
-    await session.append(due.map((o) => scheduleChangeDraft(dispatchChange(o.id, o.acceptedAt))))
+    const reminders = due.flatMap(followUpBlocks)
+    if (reminders.length > 0) await session.enqueue(followUpMessage(randomId('reminder-'), reminders), 'next-turn')
+    await session.append(due.map((o) => scheduleChangeDraft(dispatchChange(o.id, o.acceptedAt, o.plan.missed))))
     await session.flush()
   }
+}
+
+/** The follow-up blocks of one due reminder: one per delivered occurrence, the first naming what was missed. */
+export function followUpBlocks(due: DueOccurrence): FollowUpReminder[] {
+  return due.plan.deliver.map((at, index) => ({
+    id: due.id,
+    occurrenceAt: toScheduledAt(at),
+    prompt: due.prompt,
+    ...(index === 0 && due.plan.missed > 0 ? { missed: due.plan.missed } : {}),
+  }))
 }

@@ -1,14 +1,24 @@
 import type { Plugin, SessionView } from '../host/plugin-api.ts'
 import type { ScheduleView } from '../protocol/wire.ts'
+import type { ScheduleError } from './errors.ts'
 import { ScheduleOwner, realTimers, type Timers } from './owner.ts'
 import { sessionScheduleFold } from './session-state.ts'
-import { deleteSchedule, listSchedules, scheduleTools } from './tools.ts'
+import { createSchedule, deleteSchedule, listSchedules, scheduleTools, snoozeSchedule, updateSchedule } from './tools.ts'
 import { ScheduleWriter } from './writer.ts'
 
-/** What the server needs of Schedule for its routes. */
+/** A reminder view, or the Schedule error that prevented the change. */
+export type ServiceResult = { ok: true; view: ScheduleView } | { ok: false; error: ScheduleError }
+
+/** What the server needs of Schedule for its routes (SPEC 8, 7.9): the same domain code as the tools. */
 export interface ScheduleService {
   list(session: SessionView): ScheduleView[]
   delete(session: SessionView, scheduleId: string): Promise<{ id: string; deleted: boolean }>
+  /** Creates a reminder from `schedule_create`-shaped fields. */
+  create(session: SessionView, fields: Record<string, unknown>): Promise<ServiceResult>
+  /** Changes an active reminder from `schedule_update`-shaped fields (without `id`). */
+  update(session: SessionView, scheduleId: string, fields: Record<string, unknown>): Promise<ServiceResult>
+  /** A new `after` reminder with the prompt of `scheduleId` (active or finished), `seconds` from now. */
+  snooze(session: SessionView, scheduleId: string, seconds: number): Promise<ServiceResult>
 }
 
 /** The Schedule plugin plus the service its HTTP routes use. */
@@ -28,6 +38,9 @@ export function createSchedulePlugin(options: { timers?: Timers } = {}): Schedul
       if (!result.ok) throw result.error
       return { id: result.id, deleted: result.deleted }
     },
+    create: (session, fields) => createSchedule(session, fields, () => now(), writer),
+    update: (session, scheduleId, fields) => updateSchedule(session, { ...fields, id: scheduleId }, () => now(), writer),
+    snooze: (session, scheduleId, seconds) => snoozeSchedule(session, scheduleId, seconds, () => now(), writer),
   }
   return {
     name: 'schedule',

@@ -1,5 +1,6 @@
 import type { ScheduleRecord } from '../protocol/wire.ts'
-import { checkTarget, toScheduledAt } from './absolute-time.ts'
+import { checkTarget, isInRange } from './absolute-time.ts'
+import { MAX_CATCH_UP, type DueSeries } from './catch-up.ts'
 import type { ScheduleResult } from './errors.ts'
 
 /** Smallest accepted `every_seconds` (SPEC 7.4). */
@@ -22,43 +23,19 @@ export function targetAfter(anchor: number, intervalMs: number, after: number): 
   return anchor + (Math.floor((after - anchor) / intervalMs) + 1) * intervalMs
 }
 
-/** The latest grid target at or before `now`, or null when even `anchor` is still in the future. */
-export function latestDueTarget(anchor: number, intervalMs: number, now: number): number | null {
-  if (now < anchor) return null
-  return anchor + Math.floor((now - anchor) / intervalMs) * intervalMs
+/** The grid targets in `[target, now]`: their count and the latest ten, oldest first. */
+export function dueGrid(target: number, intervalMs: number, now: number): DueSeries {
+  if (now < target) return { count: 0, latest: [] }
+  const count = Math.floor((now - target) / intervalMs) + 1
+  const shown = Math.min(count, MAX_CATCH_UP)
+  const latest: number[] = []
+  for (let k = count - shown; k < count; k += 1) latest.push(target + k * intervalMs)
+  return { count, latest }
 }
 
-/** The target that follows a recurring dispatch accepted at `acceptedAt` (epoch ms). */
-export function nextTarget(record: EveryRecord, acceptedAt: number): number {
-  return targetAfter(Date.parse(record.scheduledAt), record.everySeconds * 1000, acceptedAt)
-}
-
-/** One occurrence to deliver: the reminder, the occurrence instant, and the dispatch's `acceptedAt` (recurring only). */
-export type DueOccurrence = {
-  id: string
-  prompt: string
-  occurrenceAt: string
-  acceptedAt: string | null
-}
-
-/**
- * The occurrence an active record delivers at a decision made at `now`, or null when not due.
- * A late recurring reminder delivers only its latest due target; missed targets are not replayed.
- */
-export function dueOccurrence(record: ScheduleRecord, now: number): DueOccurrence | null {
-  const target = Date.parse(record.scheduledAt)
-  if (now < target) return null
-  switch (record.kind) {
-    case 'after':
-    case 'at':
-      return { id: record.id, prompt: record.prompt, occurrenceAt: record.scheduledAt, acceptedAt: null }
-    case 'every': {
-      const latest = latestDueTarget(target, record.everySeconds * 1000, now) ?? target
-      return { id: record.id, prompt: record.prompt, occurrenceAt: toScheduledAt(latest), acceptedAt: toScheduledAt(now) }
-    }
-    default: {
-      const unreachable: never = record
-      return unreachable
-    }
-  }
+/** The next `n` grid targets from `target` on (the target itself first), within the accepted range. */
+export function upcomingGrid(target: number, intervalMs: number, n: number): number[] {
+  const out: number[] = []
+  for (let k = 0; k < n && isInRange(target + k * intervalMs); k += 1) out.push(target + k * intervalMs)
+  return out
 }

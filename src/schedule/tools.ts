@@ -1,14 +1,18 @@
 import type { SessionView, ToolDefinition } from '../host/plugin-api.ts'
-import type { ScheduleView } from '../protocol/wire.ts'
+import type { ScheduleRecord, ScheduleView } from '../protocol/wire.ts'
 import type { ScheduleWriter } from './writer.ts'
-import { createChange, deleteChange, scheduleChangeDraft } from './changes.ts'
-import { internalError, isScheduleError, persistenceUncertain, type ScheduleError } from './errors.ts'
-import { findActive, nextScheduleId, viewOf, views } from './fold.ts'
+import { createChange, decodeScheduleChange, deleteChange, scheduleChangeDraft, updateChange } from './changes.ts'
+import { internalError, isScheduleError, persistenceUncertain, scheduleNotFound, type ScheduleError, type ScheduleOperation } from './errors.ts'
+import { findActive, nextScheduleId, NO_HISTORY, viewOf, views, type ActiveSchedule } from './fold.ts'
 import { resolveImplicitZone } from './implicit-zone.ts'
-import { createRecord, parseDeleteArgs, parseListArgs } from './selectors.ts'
+import { createRecord, parseDeleteArgs, parseListArgs, parseUpdateArgs, resolveUpdate } from './selectors.ts'
 import { sessionScheduleFold } from './session-state.ts'
+import { createArgsSchema, deleteArgsSchema, listArgsSchema, toolParameters, updateArgsSchema } from './tool-args.ts'
 
 type ToolText = { text: string; isError?: boolean }
+
+/** The outcome of a Schedule operation: a value, or the Schedule error that stopped it. */
+export type ScheduleOutcome<T> = { ok: true } & T | { ok: false; error: ScheduleError }
 
 function errorText(error: ScheduleError): ToolText {
   return { text: JSON.stringify(error.toToolError()), isError: true }
@@ -18,13 +22,40 @@ function currentState(session: SessionView) {
   return session.fold(sessionScheduleFold)
 }
 
+function sessionZone(session: SessionView): string | null {
+  return session.header.timeZone ?? null
+}
+
+/** The view of a record just written: folded as the log will fold it, so its target and history match later lists. */
+function writtenView(session: SessionView, id: string, now: number): ScheduleView | null {
+  const current = currentState(session)
+  if (!current.ok) return null
+  const entry = findActive(current.state, id)
+  return entry === undefined ? null : viewOf(entry, now, sessionZone(session))
+}
+
+async function appendDurably(
+  session: SessionView,
+  record: ScheduleRecord,
+  operation: Extract<ScheduleOperation, 'create' | 'update'>,
+  now: number,
+  history: ActiveSchedule['history'] | null,
+): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
+  await session.append([scheduleChangeDraft(operation === 'create' ? createChange(record) : updateChange(record))])
+  if (!(await session.flush())) return { ok: false, error: persistenceUncertain(operation) }
+  const view =
+    writtenView(session, record.id, now) ??
+    viewOf({ record, target: Date.parse(record.scheduledAt), history: history ?? NO_HISTORY }, now, sessionZone(session))
+  return { ok: true, view }
+}
+
 /** Creates a reminder from tool arguments; answers only after the durability barrier. */
 export async function createSchedule(
   session: SessionView,
   args: unknown,
   now: () => number,
   writer: ScheduleWriter,
-): Promise<{ ok: true; view: ScheduleView } | { ok: false; error: ScheduleError }> {
+): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
   return writer.exclusive(session, async () => {
     const current = currentState(session)
     if (!current.ok) return { ok: false, error: current.error }
@@ -32,13 +63,61 @@ export async function createSchedule(
     const record = createRecord(args, {
       now: at,
       nextId: nextScheduleId(current.state),
-      implicitZone: () => resolveImplicitZone(session.header, session.events()),
+      implicitZone: (subject) => resolveImplicitZone(session.header, session.events(), subject),
     })
     if (!record.ok) return record
-    await session.append([scheduleChangeDraft(createChange(record.value))])
-    if (!(await session.flush())) return { ok: false, error: persistenceUncertain('create') }
-    return { ok: true, view: viewOf(record.value, at) }
+    return appendDurably(session, record.value, 'create', at, null)
   })
+}
+
+/** Changes an active reminder from `schedule_update` arguments, re-validated as on create (SPEC 7.8). */
+export async function updateSchedule(
+  session: SessionView,
+  args: unknown,
+  now: () => number,
+  writer: ScheduleWriter,
+): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
+  return writer.exclusive(session, async () => {
+    const parsed = parseUpdateArgs(args)
+    if (!parsed.ok) return parsed
+    const current = currentState(session)
+    if (!current.ok) return { ok: false, error: current.error }
+    const entry = findActive(current.state, parsed.value.id)
+    if (entry === undefined) return { ok: false, error: scheduleNotFound(parsed.value.id) }
+    const at = now()
+    const record = resolveUpdate(entry.record, parsed.value.fields, {
+      now: at,
+      implicitZone: (subject) => resolveImplicitZone(session.header, session.events(), subject),
+    })
+    if (!record.ok) return record
+    return appendDurably(session, record.value, 'update', at, entry.history)
+  })
+}
+
+/** The prompt of a reminder this session ever had (active or finished), or null. */
+export function promptOf(session: SessionView, id: string): string | null {
+  let prompt: string | null = null
+  for (const event of session.events()) {
+    if (event.type !== 'schedule/change') continue
+    const decoded = decodeScheduleChange(event.data)
+    if (!decoded.ok) continue
+    const { change } = decoded
+    if ((change.operation === 'create' || change.operation === 'update') && change.schedule.id === id) prompt = change.schedule.prompt
+  }
+  return prompt
+}
+
+/** Snoozes a reminder (SPEC 7.9): a new `after` reminder with the same prompt, `seconds` from now. */
+export async function snoozeSchedule(
+  session: SessionView,
+  id: string,
+  seconds: number,
+  now: () => number,
+  writer: ScheduleWriter,
+): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
+  const prompt = promptOf(session, id)
+  if (prompt === null) return { ok: false, error: scheduleNotFound(id) }
+  return createSchedule(session, { prompt, after_seconds: seconds }, now, writer)
 }
 
 /** Deletes an active reminder; unknown or finished ids answer deleted: false. */
@@ -46,7 +125,7 @@ export async function deleteSchedule(
   session: SessionView,
   id: string,
   writer: ScheduleWriter,
-): Promise<{ ok: true; id: string; deleted: boolean } | { ok: false; error: ScheduleError }> {
+): Promise<ScheduleOutcome<{ id: string; deleted: boolean }>> {
   return writer.exclusive(session, async () => {
     const current = currentState(session)
     if (!current.ok) return { ok: false, error: current.error }
@@ -58,9 +137,9 @@ export async function deleteSchedule(
 }
 
 /** Active reminders of a session as views, or the corruption error. */
-export function listSchedules(session: SessionView, now: number): { ok: true; schedules: ScheduleView[] } | { ok: false; error: ScheduleError } {
+export function listSchedules(session: SessionView, now: number): ScheduleOutcome<{ schedules: ScheduleView[] }> {
   const current = currentState(session)
-  return current.ok ? { ok: true, schedules: views(current.state, now) } : { ok: false, error: current.error }
+  return current.ok ? { ok: true, schedules: views(current.state, now, sessionZone(session)) } : { ok: false, error: current.error }
 }
 
 async function guarded(run: () => Promise<ToolText>): Promise<ToolText> {
@@ -72,41 +151,14 @@ async function guarded(run: () => Promise<ToolText>): Promise<ToolText> {
   }
 }
 
-const PROMPT_SCHEMA = { type: 'string', description: 'What to remind the person of, in their words.' }
-
-/** The three tools offered to the model (SPEC 7.1). */
+/** The four tools offered to the model (SPEC 7.1, 7.7, 7.8). */
 export function scheduleTools(now: () => number, writer: ScheduleWriter): ToolDefinition[] {
   return [
     {
       name: 'schedule_create',
       description:
-        'Create a reminder in this session. Give exactly one of after_seconds, at or every_seconds. For a local wall time use at = {date: "YYYY-MM-DD", time: "HH:mm:ss"} and add time_zone (IANA) unless the person clearly means the Session time zone; if the tool answers timezone_confirmation_required, ask the person which zone they mean.',
-      parameters: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['prompt'],
-        properties: {
-          prompt: PROMPT_SCHEMA,
-          after_seconds: { type: 'integer', minimum: 1, description: 'Remind once after this many seconds.' },
-          at: {
-            description: 'Remind once at an absolute time: an RFC 3339 timestamp with offset, or a local date and time.',
-            anyOf: [
-              { type: 'string', description: 'YYYY-MM-DDTHH:mm:ss(.sss)?(Z|±HH:MM)' },
-              {
-                type: 'object',
-                additionalProperties: false,
-                required: ['date', 'time'],
-                properties: {
-                  date: { type: 'string', description: 'YYYY-MM-DD' },
-                  time: { type: 'string', description: 'HH:mm:ss' },
-                  time_zone: { type: 'string', description: 'IANA time zone, e.g. Europe/Berlin' },
-                },
-              },
-            ],
-          },
-          every_seconds: { type: 'integer', minimum: 300, description: 'Remind repeatedly at this interval (at least 300).' },
-        },
-      },
+        'Create a reminder in this session. Give exactly one of after_seconds, at, every_seconds or rrule. For a local wall time use at = {date: "YYYY-MM-DD", time: "HH:mm:ss"} and add time_zone (IANA) unless the person clearly means the Session time zone. For "every weekday at 08:30", "every day at 9", "on the 1st of each month" use rrule (wall times in time_zone, kept across DST). If the tool answers timezone_confirmation_required, ask the person which zone they mean. Confirm times from scheduledAtLocal in words, never as a bare UTC instant.',
+      parameters: toolParameters(createArgsSchema),
       execute: (args, ctx) =>
         guarded(async () => {
           const result = await createSchedule(ctx.session, args, now, writer)
@@ -114,9 +166,20 @@ export function scheduleTools(now: () => number, writer: ScheduleWriter): ToolDe
         }),
     },
     {
+      name: 'schedule_update',
+      description:
+        'Change an active reminder by id: its prompt, its selector (at most one of after_seconds, at, every_seconds, rrule), time_zone, starts or catch_up. The changed reminder is validated as on create.',
+      parameters: toolParameters(updateArgsSchema),
+      execute: (args, ctx) =>
+        guarded(async () => {
+          const result = await updateSchedule(ctx.session, args, now, writer)
+          return result.ok ? { text: JSON.stringify({ schedule: result.view }) } : errorText(result.error)
+        }),
+    },
+    {
       name: 'schedule_list',
       description: 'List the active reminders of this session in creation order.',
-      parameters: { type: 'object', additionalProperties: false, properties: {} },
+      parameters: toolParameters(listArgsSchema),
       execute: (args, ctx) =>
         guarded(async () => {
           const parsed = parseListArgs(args)
@@ -128,12 +191,7 @@ export function scheduleTools(now: () => number, writer: ScheduleWriter): ToolDe
     {
       name: 'schedule_delete',
       description: 'Delete an active reminder by its id (schedule-<n>).',
-      parameters: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['id'],
-        properties: { id: { type: 'string', description: 'The reminder id, e.g. schedule-2.' } },
-      },
+      parameters: toolParameters(deleteArgsSchema),
       execute: (args, ctx) =>
         guarded(async () => {
           const parsed = parseDeleteArgs(args)

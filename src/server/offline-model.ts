@@ -1,81 +1,12 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from '../host/models/model.ts'
 import { abortableDelay } from '../host/models/model.ts'
-import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, type ReadingFields } from '../protocol/index.ts'
+import { parseReadingText, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, zonePlace } from '../protocol/index.ts'
 import type { Clock } from '../host/plugin-api.ts'
 import { systemClock } from '../host/plugin-api.ts'
-import { FOLLOW_UP_HEADER, parseFollowUp } from '../schedule/follow-up.ts'
-import { wallClockAt } from '../schedule/absolute-time.ts'
+import { localTimeWords } from './local-words.ts'
+import { parseIntent } from './offline-intent.ts'
 
-const ZONE_IN_TEXT = /\b(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/
-const UNIT_SECONDS: Record<string, number> = { second: 1, sec: 1, minute: 60, min: 60, hour: 3600, hr: 3600, day: 86400 }
-
-type Intent =
-  | { kind: 'list' }
-  | { kind: 'delete'; id: string }
-  | { kind: 'create'; args: Record<string, unknown> }
-  | { kind: 'none' }
-
-function unitSeconds(unit: string): number {
-  const key = unit.toLowerCase().replace(/s$/, '')
-  return UNIT_SECONDS[key] ?? 0
-}
-
-function promptOf(text: string): string {
-  const to = /\bto\s+(.+)$/is.exec(text)
-  const raw = to ? to[1] : text.replace(/^\s*remind me\s*/i, '')
-  return raw.replace(/\s+/g, ' ').replace(/[.!]+$/, '').trim() || text.trim()
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0')
-}
-
-function addDays(y: number, m: number, d: number, days: number): string {
-  const date = new Date(Date.UTC(y, m - 1, d + days))
-  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`
-}
-
-function readingInstant(reading: ReadingFields | null): number | null {
-  if (!reading) return null
-  return parseZonedTimestamp(reading.timestamp)?.epochMs ?? null
-}
-
-/** Reads a reminder intent out of a person's text, local times interpreted from the latest reading. */
-export function parseIntent(text: string, reading: ReadingFields | null, fallbackNow: number): Intent {
-  const lower = text.toLowerCase()
-  if (/\b(list|show|what are)\b.*\b(reminders?|schedules?)\b/.test(lower)) return { kind: 'list' }
-  const del = /\b(?:delete|remove|cancel)\s+(schedule-\d+)\b/i.exec(text)
-  if (del) return { kind: 'delete', id: del[1].toLowerCase() }
-  if (!/\b(remind|reminder|schedule|alert|ping)\b/.test(lower)) return { kind: 'none' }
-  const prompt = promptOf(text.replace(/\b(every|in)\s+\d+\s*\w+/i, '').replace(/\b(tomorrow\s+)?at\s+\d{1,2}(:\d{2})?\s*(am|pm)?/i, ''))
-  const every = /\bevery\s+(\d+)\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\b/i.exec(text)
-  if (every) return { kind: 'create', args: { prompt, every_seconds: Number(every[1]) * unitSeconds(every[2]) } }
-  const after = /\bin\s+(\d+)\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\b/i.exec(text)
-  if (after) return { kind: 'create', args: { prompt, after_seconds: Number(after[1]) * unitSeconds(after[2]) } }
-  const at = /\b(tomorrow\s+)?at\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\b/i.exec(text)
-  if (at) {
-    let hour = Number(at[2])
-    const minute = Number(at[3] ?? '0')
-    const meridiem = at[4]?.toLowerCase()
-    if (meridiem === 'pm' && hour < 12) hour += 12
-    if (meridiem === 'am' && hour === 12) hour = 0
-    const zoneMatch = ZONE_IN_TEXT.exec(text)
-    const explicitZone = zoneMatch ? canonicalTimeZone(zoneMatch[1]) : null
-    const zoneForDate =
-      explicitZone ?? (reading && reading.session !== 'unavailable' ? reading.session : parseZonedTimestamp(reading?.timestamp ?? '')?.zone ?? 'UTC')
-    const now = readingInstant(reading) ?? fallbackNow
-    const wall = wallClockAt(zoneForDate, now)
-    let days = at[1] ? 1 : 0
-    if (!at[1] && (hour < wall.hour || (hour === wall.hour && minute <= wall.minute))) days = 1
-    const local: Record<string, unknown> = {
-      date: addDays(wall.year, wall.month, wall.day, days),
-      time: `${pad(hour)}:${pad(minute)}:00`,
-    }
-    if (explicitZone) local.time_zone = explicitZone
-    return { kind: 'create', args: { prompt, at: local } }
-  }
-  return { kind: 'none' }
-}
+export { parseIntent, type Intent } from './offline-intent.ts'
 
 function latestReading(messages: ModelMessage[]): ReadingFields | null {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -100,12 +31,34 @@ function latestPersonText(messages: ModelMessage[]): string | null {
 function relay(text: string): string {
   const reminders = parseFollowUp(text)
   if (reminders === null) return 'A reminder is due.'
-  return reminders.map((r) => `Reminder: ${r.prompt}`).join('\n')
+  return reminders.map((r) => `Reminder: ${r.prompt}${r.missed !== undefined ? ` (${r.missed} earlier ${r.missed === 1 ? 'occurrence was' : 'occurrences were'} missed)` : ''}`).join('\n')
 }
 
 type ToolOutcome = { name: string; args: string; text: string; isError: boolean }
 
-function describe(outcome: ToolOutcome): string {
+type View = Record<string, unknown>
+
+/** When a reminder is due, in local words from `scheduledAtLocal` (never a bare UTC instant). */
+function whenWords(view: View, nowMs: number): string {
+  const local = typeof view.scheduledAtLocal === 'string' ? localTimeWords(view.scheduledAtLocal, nowMs) : null
+  const next = local ?? 'its next time'
+  if (view.kind === 'calendar' && typeof view.rrule === 'string') {
+    const rule = describeRrule(view.rrule)
+    const place = typeof view.timeZone === 'string' ? ` in ${zonePlace(view.timeZone)}` : ''
+    return `${rule === null ? view.rrule : rule.charAt(0).toLowerCase() + rule.slice(1)}${place}; next ${next}`
+  }
+  if (view.kind === 'every' && typeof view.everySeconds === 'number') return `every ${everyWords(view.everySeconds)}; next ${next}`
+  return next
+}
+
+function everyWords(seconds: number): string {
+  if (seconds % 86400 === 0) return seconds === 86400 ? 'day' : `${seconds / 86400} days`
+  if (seconds % 3600 === 0) return seconds === 3600 ? 'hour' : `${seconds / 3600} hours`
+  if (seconds % 60 === 0) return seconds === 60 ? 'minute' : `${seconds / 60} minutes`
+  return `${seconds} seconds`
+}
+
+function describe(outcome: ToolOutcome, nowMs: number): string {
   let value: Record<string, unknown> = {}
   try {
     value = JSON.parse(outcome.text) as Record<string, unknown>
@@ -123,19 +76,65 @@ function describe(outcome: ToolOutcome): string {
   }
   switch (outcome.name) {
     case 'schedule_create': {
-      const s = (value.schedule ?? value) as Record<string, unknown>
-      return `Done: reminder ${String(s.id)} "${String(s.prompt)}" is set for ${String(s.scheduledAt)}.`
+      const s = (value.schedule ?? value) as View
+      return `Done: reminder ${String(s.id)} "${String(s.prompt)}" is set for ${whenWords(s, nowMs)}.`
+    }
+    case 'schedule_update': {
+      const s = (value.schedule ?? value) as View
+      return `Changed: reminder ${String(s.id)} "${String(s.prompt)}" is now set for ${whenWords(s, nowMs)}.`
     }
     case 'schedule_list': {
-      const list = (Array.isArray(value.schedules) ? value.schedules : []) as Record<string, unknown>[]
+      const list = (Array.isArray(value.schedules) ? value.schedules : []) as View[]
       if (list.length === 0) return 'You have no active reminders.'
-      return ['Your reminders:', ...list.map((s) => `- ${String(s.id)}: "${String(s.prompt)}" at ${String(s.scheduledAt)} (${String(s.state)})`)].join('\n')
+      return ['Your reminders:', ...list.map((s) => `- ${String(s.id)}: "${String(s.prompt)}" ${whenWords(s, nowMs)}${s.state === 'overdue' ? ' (due now)' : ''}`)].join('\n')
     }
     case 'schedule_delete':
       return value.deleted === true ? `Deleted ${String(value.id)}.` : `There is no active reminder ${String(value.id)}.`
     default:
       return `The ${outcome.name} tool answered: ${outcome.text}`
   }
+}
+
+/** The latest view of a reminder the conversation saw (a create, update or list result), or null. */
+function latestView(messages: ModelMessage[], id: string): View | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]
+    if (m.role !== 'tool') continue
+    try {
+      const value = JSON.parse(m.text) as Record<string, unknown>
+      const candidates = [value.schedule, ...(Array.isArray(value.schedules) ? value.schedules : [])] as unknown[]
+      for (const candidate of candidates) {
+        if (typeof candidate === 'object' && candidate !== null && (candidate as View).id === id) return candidate as View
+      }
+    } catch {
+      continue
+    }
+  }
+  return null
+}
+
+/** The prompt of the latest reminder relayed in the conversation (optionally of one id), or null. */
+function latestRelayed(messages: ModelMessage[], id: string | null): { id: string; prompt: string } | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]
+    if (m.role !== 'user') continue
+    const reminders = parseFollowUp(m.text)
+    const hit = reminders?.filter((r) => id === null || r.id === id).at(-1)
+    if (hit !== undefined) return { id: hit.id, prompt: hit.prompt }
+  }
+  return null
+}
+
+function changeArgs(id: string, hour: number, minute: number, view: View | null, now: number): Record<string, unknown> {
+  const time = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`
+  const zone = view !== null && typeof view.timeZone === 'string' ? view.timeZone : null
+  if (view !== null && view.kind === 'calendar' && typeof view.rrule === 'string') {
+    const rrule = view.rrule.replace(/;?BYHOUR=[0-9,]+/, '').replace(/;?BYMINUTE=[0-9,]+/, '')
+    return { id, rrule: `${rrule};BYHOUR=${hour};BYMINUTE=${minute}`, ...(zone === null ? {} : { time_zone: zone }) }
+  }
+  const local = typeof view?.scheduledAtLocal === 'string' ? /^(\d{4}-\d{2}-\d{2})T/.exec(view.scheduledAtLocal)?.[1] : undefined
+  const date = local ?? new Date(now).toISOString().slice(0, 10)
+  return { id, at: { date, time: `${time}:00`, ...(zone === null ? {} : { time_zone: zone }) } }
 }
 
 function toolOutcomes(messages: ModelMessage[]): ToolOutcome[] | null {
@@ -167,7 +166,7 @@ export class OfflineModel implements Model {
     if (this.delayMs > 0) await abortableDelay(this.delayMs, signal)
     const messages = request.messages
     const outcomes = toolOutcomes(messages)
-    if (outcomes) return { text: outcomes.map(describe).join('\n'), toolCalls: [] }
+    if (outcomes) return { text: outcomes.map((o) => describe(o, this.clock.now())).join('\n'), toolCalls: [] }
     const reading = latestReading(messages)
     const text = latestPersonText(messages)
     if (text === null) return { text: 'Noted.', toolCalls: [] }
@@ -187,6 +186,18 @@ export class OfflineModel implements Model {
         break
       case 'create':
         if (hasTool('schedule_create')) return call('schedule_create', intent.args)
+        break
+      case 'snooze': {
+        const relayed = latestRelayed(messages, intent.id)
+        const prompt = relayed?.prompt ?? (intent.id === null ? null : (latestView(messages, intent.id)?.prompt as string | undefined) ?? null)
+        if (prompt === null) return { text: 'Which reminder should I snooze? I have not relayed one in this conversation yet.', toolCalls: [] }
+        if (hasTool('schedule_create')) return call('schedule_create', { prompt, after_seconds: intent.seconds })
+        break
+      }
+      case 'change':
+        if (hasTool('schedule_update')) {
+          return call('schedule_update', changeArgs(intent.id, intent.hour, intent.minute, latestView(messages, intent.id), this.clock.now()))
+        }
         break
       case 'none':
         break

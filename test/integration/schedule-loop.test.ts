@@ -56,6 +56,12 @@ describe('Schedule on the real loop', () => {
           scheduledAt: '2026-07-15T07:30:00.000Z',
           state: 'scheduled',
           deliveryMode: 'session-local',
+          timeZone: 'Europe/Berlin',
+          scheduledAtLocal: '2026-07-15T09:30:00+02:00[Europe/Berlin]',
+          upcoming: ['2026-07-15T07:30:00.000Z'],
+          deliveries: 0,
+          lastDeliveredAt: null,
+          missed: 0,
         },
       },
     ])
@@ -63,7 +69,7 @@ describe('Schedule on the real loop', () => {
     expect(change?.data).toEqual({
       version: 1,
       operation: 'create',
-      schedule: { id: 'schedule-1', kind: 'at', prompt: 'stretch', scheduledAt: '2026-07-15T07:30:00.000Z' },
+      schedule: { id: 'schedule-1', kind: 'at', prompt: 'stretch', scheduledAt: '2026-07-15T07:30:00.000Z', timeZone: 'Europe/Berlin' },
     })
     await host.close()
   })
@@ -119,7 +125,21 @@ describe('Schedule on the real loop', () => {
     )
     const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
     await turnWith(session, rpc('m1', 'tea in 10 minutes', 'UTC'))
-    const view = { id: 'schedule-1', kind: 'after', prompt: 'tea', afterSeconds: 600, scheduledAt: '2026-07-15T07:10:00.000Z', state: 'scheduled', deliveryMode: 'session-local' }
+    const view = {
+      id: 'schedule-1',
+      kind: 'after',
+      prompt: 'tea',
+      afterSeconds: 600,
+      scheduledAt: '2026-07-15T07:10:00.000Z',
+      state: 'scheduled',
+      deliveryMode: 'session-local',
+      timeZone: 'UTC',
+      scheduledAtLocal: '2026-07-15T07:10:00+00:00[UTC]',
+      upcoming: ['2026-07-15T07:10:00.000Z'],
+      deliveries: 0,
+      lastDeliveredAt: null,
+      missed: 0,
+    }
     expect(toolResults(session.events())).toEqual([
       { schedule: view },
       { schedules: [view] },
@@ -211,11 +231,26 @@ describe('Schedule on the real loop', () => {
     timers.fireAll()
     await waitFor(session, (events) => followUps(events).length === 1)
     await settle(session)
-    expect(followUps(session.events())[0]).toContain('occurrence_at: 2026-07-15T07:15:00.000Z')
+    expect(followUps(session.events())[0]).toMatch(/occurrence_at: 2026-07-15T07:15:00.000Z\nreminder_prompt_json: "water"\nmissed_occurrences: 2$/)
     const dispatch = session.events().filter((e) => e.type === 'schedule/change').at(-1)
-    expect(dispatch?.data).toEqual({ version: 1, operation: 'dispatch', id: 'schedule-1', acceptedAt: '2026-07-15T07:16:40.000Z' })
+    expect(dispatch?.data).toEqual({ version: 1, operation: 'dispatch', id: 'schedule-1', acceptedAt: '2026-07-15T07:16:40.000Z', missed: 2 })
     expect(schedules.list(session)).toEqual([
-      { id: 'schedule-1', kind: 'every', prompt: 'water', everySeconds: 300, scheduledAt: '2026-07-15T07:20:00.000Z', state: 'scheduled', deliveryMode: 'session-local' },
+      {
+        id: 'schedule-1',
+        kind: 'every',
+        prompt: 'water',
+        everySeconds: 300,
+        catchUp: 'latest',
+        scheduledAt: '2026-07-15T07:20:00.000Z',
+        state: 'scheduled',
+        deliveryMode: 'session-local',
+        timeZone: 'UTC',
+        scheduledAtLocal: '2026-07-15T07:20:00+00:00[UTC]',
+        upcoming: ['2026-07-15T07:20:00.000Z', '2026-07-15T07:25:00.000Z', '2026-07-15T07:30:00.000Z', '2026-07-15T07:35:00.000Z', '2026-07-15T07:40:00.000Z'],
+        deliveries: 1,
+        lastDeliveredAt: '2026-07-15T07:16:40.000Z',
+        missed: 2,
+      },
     ])
     await host.close()
   })

@@ -12,22 +12,21 @@ const HEAD = [
 describe('parseReminderFollowUp', () => {
   it('reads one reminder block', () => {
     expect(parseReminderFollowUp(`${HEAD}\n${block('schedule-1', '2026-07-15T01:30:00.000Z', 'stretch "now"')}`)).toEqual({
-      reminders: [{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', prompt: 'stretch "now"' }],
+      reminders: [{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', prompt: 'stretch "now"', missed: 0 }],
     })
   })
 
-  it('reads several blocks in order', () => {
-    const text = `${HEAD}\n${block('schedule-1', '2026-07-15T01:30:00.000Z', 'a')}\n${block('schedule-2', '2026-07-15T01:35:00.000Z', 'b\nc')}`
+  it('reads several blocks in order, with the count of missed occurrences', () => {
+    const text = `${HEAD}\n${block('schedule-1', '2026-07-15T01:30:00.000Z', 'a')}\n\n${HEAD}\n${block('schedule-2', '2026-07-15T01:35:00.000Z', 'b\nc')}\nmissed_occurrences: 3`
     expect(parseReminderFollowUp(text)?.reminders).toEqual([
-      { scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', prompt: 'a' },
-      { scheduleId: 'schedule-2', occurrenceAt: '2026-07-15T01:35:00.000Z', prompt: 'b\nc' },
+      { scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', prompt: 'a', missed: 0 },
+      { scheduleId: 'schedule-2', occurrenceAt: '2026-07-15T01:35:00.000Z', prompt: 'b\nc', missed: 3 },
     ])
   })
 
-  it('keeps a block whose JSON does not parse, with null fields', () => {
-    expect(parseReminderFollowUp(`${HEAD}\nschedule_id_json: nope\noccurrence_at: x\nreminder_prompt_json: {`)?.reminders).toEqual([
-      { scheduleId: null, occurrenceAt: 'x', prompt: null },
-    ])
+  it('is strict like the protocol: a block whose JSON or instant does not parse makes it no follow-up', () => {
+    expect(parseReminderFollowUp(`${HEAD}\nschedule_id_json: nope\noccurrence_at: x\nreminder_prompt_json: {`)).toBeNull()
+    expect(parseReminderFollowUp(`${HEAD}\n${block('schedule-1', '2026-07-15T01:30:00Z', 'a')}`)).toBeNull()
   })
 
   it('returns null without the marker', () => {

@@ -11,8 +11,11 @@ import {
   foldSchedule,
   nextDueAt,
   nextScheduleId,
+  NO_HISTORY,
   viewOf,
   views,
+  type ActiveSchedule,
+  type ScheduleHistory,
   type ScheduleState,
 } from '../../src/schedule/fold.ts'
 import { header, LogBuilder as Log, rpcMessage } from '../support/log-builder.ts'
@@ -22,6 +25,12 @@ const at = (value: string): number => Date.parse(value)
 const tea: ScheduleRecord = { id: 'schedule-1', kind: 'after', prompt: 'tea', afterSeconds: 60, scheduledAt: '2026-07-15T09:01:00.000Z' }
 const water: ScheduleRecord = { id: 'schedule-2', kind: 'every', prompt: 'water', everySeconds: 300, scheduledAt: '2026-07-15T09:05:00.000Z' }
 const call: ScheduleRecord = { id: 'schedule-3', kind: 'at', prompt: 'call', scheduledAt: '2026-07-15T10:00:00.000Z' }
+
+function entry(record: ScheduleRecord, target = record.scheduledAt, history: ScheduleHistory = NO_HISTORY): ActiveSchedule {
+  return { record, target: Date.parse(target), history }
+}
+
+const delivered = (at: string, deliveries = 1, missed = 0): ScheduleHistory => ({ deliveries, lastDeliveredAt: at, missed })
 
 function fold(log: Log): unknown {
   const result = foldSchedule(log.events)
@@ -44,12 +53,12 @@ describe('foldSchedule: creating', () => {
 
   it('keeps active reminders in creation order and the next id after the largest', () => {
     const state = foldSchedule(threeCreated().events)
-    expect(state).toEqual({ ok: true, value: { active: [tea, water, call], nextIdNumber: 4 } })
+    expect(state).toEqual({ ok: true, value: { active: [entry(tea), entry(water), entry(call)], nextIdNumber: 4 } })
     expect(state.ok && nextScheduleId(state.value)).toBe('schedule-4')
   })
 
   it('ignores every other event type and returns the same state object', () => {
-    const state: ScheduleState = { active: [tea], nextIdNumber: 2 }
+    const state: ScheduleState = { active: [entry(tea)], nextIdNumber: 2 }
     const log = new Log().turnStart(1).stepStart(1, 1).message(rpcMessage('m', 'UTC')).stepEnd(1, 1).turnEnd(1)
     for (const event of log.events) {
       const step = applyScheduleEvent(state, event)
@@ -59,7 +68,7 @@ describe('foldSchedule: creating', () => {
 
   it('continues numbering after a gap', () => {
     expect(fold(new Log().change(createChange({ ...call, id: 'schedule-7' })))).toEqual({
-      active: [{ ...call, id: 'schedule-7' }],
+      active: [entry({ ...call, id: 'schedule-7' })],
       nextIdNumber: 8,
     })
   })
@@ -77,7 +86,7 @@ describe('foldSchedule: creating', () => {
 
 describe('foldSchedule: deleting', () => {
   it('removes the reminder and keeps the id used', () => {
-    expect(fold(threeCreated().change(deleteChange('schedule-2')))).toEqual({ active: [tea, call], nextIdNumber: 4 })
+    expect(fold(threeCreated().change(deleteChange('schedule-2')))).toEqual({ active: [entry(tea), entry(call)], nextIdNumber: 4 })
   })
 
   it('refuses deleting an unknown id', () => {
@@ -101,7 +110,7 @@ describe('foldSchedule: deleting', () => {
 
 describe('foldSchedule: dispatching', () => {
   it('finishes a one-shot', () => {
-    expect(fold(threeCreated().change(dispatchChange('schedule-1', null)))).toEqual({ active: [water, call], nextIdNumber: 4 })
+    expect(fold(threeCreated().change(dispatchChange('schedule-1', null)))).toEqual({ active: [entry(water), entry(call)], nextIdNumber: 4 })
   })
 
   it('refuses dispatching a finished one-shot again', () => {
@@ -130,14 +139,14 @@ describe('foldSchedule: dispatching', () => {
 
   it('advances a recurring reminder to the next anchored target and keeps its place', () => {
     expect(fold(threeCreated().change(dispatchChange('schedule-2', '2026-07-15T09:05:00.010Z')))).toEqual({
-      active: [tea, { ...water, scheduledAt: '2026-07-15T09:10:00.000Z' }, call],
+      active: [entry(tea), entry(water, '2026-07-15T09:10:00.000Z', delivered('2026-07-15T09:05:00.010Z')), entry(call)],
       nextIdNumber: 4,
     })
   })
 
   it('catches up a late recurring reminder without replaying missed targets', () => {
     expect(fold(threeCreated().change(dispatchChange('schedule-2', '2026-07-15T09:27:34.000Z')))).toEqual({
-      active: [tea, { ...water, scheduledAt: '2026-07-15T09:30:00.000Z' }, call],
+      active: [entry(tea), entry(water, '2026-07-15T09:30:00.000Z', delivered('2026-07-15T09:27:34.000Z')), entry(call)],
       nextIdNumber: 4,
     })
   })
@@ -203,37 +212,52 @@ describe('sessionScheduleFold (incremental, per session)', () => {
 })
 
 describe('views', () => {
-  const state: ScheduleState = { active: [tea, water, call], nextIdNumber: 4 }
+  const state: ScheduleState = { active: [entry(tea), entry(water), entry(call)], nextIdNumber: 4 }
 
-  it('shows each active record with its state and delivery mode, in creation order', () => {
-    expect(views(state, at('2026-07-15T09:01:00.000Z'))).toEqual([
-      { ...tea, state: 'overdue', deliveryMode: 'session-local' },
-      { ...water, state: 'scheduled', deliveryMode: 'session-local' },
-      { ...call, state: 'scheduled', deliveryMode: 'session-local' },
+  it('shows each active record with its state, zone, local time, upcoming occurrences and history, in creation order', () => {
+    const history = { deliveries: 0, lastDeliveredAt: null, missed: 0 }
+    expect(views(state, at('2026-07-15T09:01:00.000Z'), 'Asia/Shanghai')).toEqual([
+      { ...tea, state: 'overdue', deliveryMode: 'session-local', timeZone: 'Asia/Shanghai', scheduledAtLocal: '2026-07-15T17:01:00+08:00[Asia/Shanghai]', upcoming: [tea.scheduledAt], ...history },
+      {
+        ...water,
+        state: 'scheduled',
+        deliveryMode: 'session-local',
+        timeZone: 'Asia/Shanghai',
+        scheduledAtLocal: '2026-07-15T17:05:00+08:00[Asia/Shanghai]',
+        upcoming: ['2026-07-15T09:05:00.000Z', '2026-07-15T09:10:00.000Z', '2026-07-15T09:15:00.000Z', '2026-07-15T09:20:00.000Z', '2026-07-15T09:25:00.000Z'],
+        ...history,
+      },
+      { ...call, state: 'scheduled', deliveryMode: 'session-local', timeZone: 'Asia/Shanghai', scheduledAtLocal: '2026-07-15T18:00:00+08:00[Asia/Shanghai]', upcoming: [call.scheduledAt], ...history },
     ])
   })
 
+  it('shows a reminder of a headerless Session in UTC with no zone, and a local at in the zone it was read in', () => {
+    expect(viewOf(entry(tea), 0, null)).toMatchObject({ timeZone: null, scheduledAtLocal: '2026-07-15T09:01:00+00:00[UTC]' })
+    const local = entry({ ...call, timeZone: 'Pacific/Chatham' })
+    expect(viewOf(local, 0, 'Europe/Berlin')).toMatchObject({ timeZone: 'Pacific/Chatham', scheduledAtLocal: '2026-07-15T22:45:00+12:45[Pacific/Chatham]' })
+  })
+
   it('is overdue exactly at scheduledAt and scheduled one millisecond before', () => {
-    expect(viewOf(call, at('2026-07-15T09:59:59.999Z')).state).toBe('scheduled')
-    expect(viewOf(call, at('2026-07-15T10:00:00.000Z')).state).toBe('overdue')
+    expect(viewOf(entry(call), at('2026-07-15T09:59:59.999Z'), 'UTC').state).toBe('scheduled')
+    expect(viewOf(entry(call), at('2026-07-15T10:00:00.000Z'), 'UTC').state).toBe('overdue')
   })
 
   it('serialises with the record keys first', () => {
-    expect(JSON.stringify(viewOf(call, 0))).toBe(
-      '{"id":"schedule-3","kind":"at","prompt":"call","scheduledAt":"2026-07-15T10:00:00.000Z","state":"scheduled","deliveryMode":"session-local"}',
+    expect(JSON.stringify(viewOf(entry(call), 0, 'UTC'))).toBe(
+      '{"id":"schedule-3","kind":"at","prompt":"call","scheduledAt":"2026-07-15T10:00:00.000Z","state":"scheduled","deliveryMode":"session-local","timeZone":"UTC","scheduledAtLocal":"2026-07-15T10:00:00+00:00[UTC]","upcoming":["2026-07-15T10:00:00.000Z"],"deliveries":0,"lastDeliveredAt":null,"missed":0}',
     )
   })
 
   it('is empty without active reminders', () => {
-    expect(views(emptyScheduleState, 0)).toEqual([])
+    expect(views(emptyScheduleState, 0, 'UTC')).toEqual([])
   })
 })
 
 describe('findActive, nextDueAt and dueOccurrences', () => {
-  const state: ScheduleState = { active: [call, water, tea], nextIdNumber: 4 }
+  const state: ScheduleState = { active: [entry(call), entry(water), entry(tea)], nextIdNumber: 4 }
 
   it('finds only active ids', () => {
-    expect(findActive(state, 'schedule-2')).toEqual(water)
+    expect(findActive(state, 'schedule-2')).toEqual(entry(water))
     expect(findActive(state, 'schedule-4')).toBeUndefined()
   })
 
@@ -244,9 +268,9 @@ describe('findActive, nextDueAt and dueOccurrences', () => {
 
   it('lists every reminder due at a decision, one occurrence each, in creation order', () => {
     expect(dueOccurrences(state, at('2026-07-15T10:12:00.000Z'))).toEqual([
-      { id: 'schedule-3', prompt: 'call', occurrenceAt: '2026-07-15T10:00:00.000Z', acceptedAt: null },
-      { id: 'schedule-2', prompt: 'water', occurrenceAt: '2026-07-15T10:10:00.000Z', acceptedAt: '2026-07-15T10:12:00.000Z' },
-      { id: 'schedule-1', prompt: 'tea', occurrenceAt: '2026-07-15T09:01:00.000Z', acceptedAt: null },
+      { id: 'schedule-3', prompt: 'call', plan: { deliver: [at('2026-07-15T10:00:00.000Z')], missed: 0 }, acceptedAt: null },
+      { id: 'schedule-2', prompt: 'water', plan: { deliver: [at('2026-07-15T10:10:00.000Z')], missed: 13 }, acceptedAt: '2026-07-15T10:12:00.000Z' },
+      { id: 'schedule-1', prompt: 'tea', plan: { deliver: [at('2026-07-15T09:01:00.000Z')], missed: 0 }, acceptedAt: null },
     ])
     expect(dueOccurrences(state, at('2026-07-15T09:00:59.999Z'))).toEqual([])
   })
@@ -255,7 +279,7 @@ describe('findActive, nextDueAt and dueOccurrences', () => {
     const log = threeCreated().change(dispatchChange('schedule-1', null))
     const refolded = foldSchedule(log.events)
     expect(refolded.ok && dueOccurrences(refolded.value, at('2026-07-15T09:30:00.000Z'))).toEqual([
-      { id: 'schedule-2', prompt: 'water', occurrenceAt: '2026-07-15T09:30:00.000Z', acceptedAt: '2026-07-15T09:30:00.000Z' },
+      { id: 'schedule-2', prompt: 'water', plan: { deliver: [at('2026-07-15T09:30:00.000Z')], missed: 5 }, acceptedAt: '2026-07-15T09:30:00.000Z' },
     ])
   })
 
@@ -264,9 +288,9 @@ describe('findActive, nextDueAt and dueOccurrences', () => {
     const first = foldSchedule(new Log().change(createChange(water)).events)
     const due = first.ok ? dueOccurrences(first.value, decision) : []
     expect(due).toEqual([
-      { id: 'schedule-2', prompt: 'water', occurrenceAt: '2026-07-15T09:25:00.000Z', acceptedAt: '2026-07-15T09:27:34.000Z' },
+      { id: 'schedule-2', prompt: 'water', plan: { deliver: [at('2026-07-15T09:25:00.000Z')], missed: 4 }, acceptedAt: '2026-07-15T09:27:34.000Z' },
     ])
-    const after = foldSchedule(new Log().change(createChange(water)).change(dispatchChange('schedule-2', due[0].acceptedAt)).events)
+    const after = foldSchedule(new Log().change(createChange(water)).change(dispatchChange('schedule-2', due[0].acceptedAt, due[0].plan.missed)).events)
     expect(after.ok && dueOccurrences(after.value, decision)).toEqual([])
     expect(after.ok && nextDueAt(after.value)).toBe(at('2026-07-15T09:30:00.000Z'))
   })

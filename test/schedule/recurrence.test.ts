@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { ScheduleRecord } from '../../src/protocol/wire.ts'
-import {
-  dueOccurrence,
-  firstEveryTarget,
-  latestDueTarget,
-  MIN_EVERY_SECONDS,
-  nextTarget,
-  targetAfter,
-  type EveryRecord,
-} from '../../src/schedule/recurrence.ts'
+import { planCatchUp } from '../../src/schedule/catch-up.ts'
+import { dueGrid, firstEveryTarget, MIN_EVERY_SECONDS, targetAfter, upcomingGrid } from '../../src/schedule/recurrence.ts'
 
 const at = (value: string): number => Date.parse(value)
 
-const every: EveryRecord = {
-  id: 'schedule-2',
-  kind: 'every',
-  prompt: 'water',
-  everySeconds: 300,
-  scheduledAt: '2026-07-15T09:05:00.000Z',
-}
 
 describe('firstEveryTarget', () => {
   it('is the creation instant plus one interval', () => {
@@ -49,70 +34,44 @@ describe('targetAfter', () => {
   })
 })
 
-describe('latestDueTarget', () => {
-  it('is null before the anchor', () => {
-    expect(latestDueTarget(1000, 100, 999)).toBeNull()
+describe('dueGrid', () => {
+  it('is empty before the target', () => {
+    expect(dueGrid(1000, 100, 999)).toEqual({ count: 0, latest: [] })
   })
 
-  it('is the latest grid target at or before the instant', () => {
-    expect(latestDueTarget(1000, 100, 1000)).toBe(1000)
-    expect(latestDueTarget(1000, 100, 1099)).toBe(1000)
-    expect(latestDueTarget(1000, 100, 1100)).toBe(1100)
-    expect(latestDueTarget(1000, 100, 1250)).toBe(1200)
-  })
-})
-
-describe('nextTarget', () => {
-  it('is one interval later after an on-time dispatch', () => {
-    expect(new Date(nextTarget(every, at('2026-07-15T09:05:00.000Z'))).toISOString()).toBe('2026-07-15T09:10:00.000Z')
-    expect(new Date(nextTarget(every, at('2026-07-15T09:05:00.400Z'))).toISOString()).toBe('2026-07-15T09:10:00.000Z')
-  })
-
-  it('stays on the creation grid after a late dispatch and skips missed targets', () => {
-    expect(new Date(nextTarget(every, at('2026-07-15T09:17:34.000Z'))).toISOString()).toBe('2026-07-15T09:20:00.000Z')
-    expect(new Date(nextTarget(every, at('2026-07-15T09:20:00.000Z'))).toISOString()).toBe('2026-07-15T09:25:00.000Z')
+  it('counts every grid target up to the decision and keeps the latest ten, oldest first', () => {
+    expect(dueGrid(1000, 100, 1000)).toEqual({ count: 1, latest: [1000] })
+    expect(dueGrid(1000, 100, 1250)).toEqual({ count: 3, latest: [1000, 1100, 1200] })
+    expect(dueGrid(1000, 100, 3050)).toEqual({ count: 21, latest: [2100, 2200, 2300, 2400, 2500, 2600, 2700, 2800, 2900, 3000] })
   })
 })
 
-describe('dueOccurrence', () => {
-  const after: ScheduleRecord = { id: 'schedule-1', kind: 'after', prompt: 'tea', afterSeconds: 60, scheduledAt: '2026-07-15T09:01:00.000Z' }
-  const once: ScheduleRecord = { id: 'schedule-3', kind: 'at', prompt: 'call', scheduledAt: '2026-07-15T10:00:00.000Z' }
+describe('upcomingGrid', () => {
+  it('lists the target and the next targets, never past year 9999', () => {
+    expect(upcomingGrid(1000, 100, 3)).toEqual([1000, 1100, 1200])
+    expect(upcomingGrid(at('9999-12-31T23:50:00.000Z'), 300_000, 5)).toEqual([at('9999-12-31T23:50:00.000Z'), at('9999-12-31T23:55:00.000Z')])
+  })
+})
 
-  it('is null before the target', () => {
-    expect(dueOccurrence(after, at('2026-07-15T09:00:59.999Z'))).toBeNull()
-    expect(dueOccurrence(every, at('2026-07-15T09:04:59.999Z'))).toBeNull()
+describe('planCatchUp', () => {
+  const due = { count: 12, latest: [3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((h) => at(`2026-07-15T${String(h).padStart(2, '0')}:00:00.000Z`)) }
+  const now = at('2026-07-15T12:10:00.000Z')
+
+  it('latest delivers the latest due occurrence and counts the rest as missed', () => {
+    expect(planCatchUp('latest', due, now)).toEqual({ deliver: [at('2026-07-15T12:00:00.000Z')], missed: 11 })
   })
 
-  it('delivers a one-shot at its target, also late, without acceptedAt', () => {
-    expect(dueOccurrence(after, at('2026-07-15T09:01:00.000Z'))).toEqual({
-      id: 'schedule-1',
-      prompt: 'tea',
-      occurrenceAt: '2026-07-15T09:01:00.000Z',
-      acceptedAt: null,
-    })
-    expect(dueOccurrence(once, at('2026-07-16T00:00:00.000Z'))).toEqual({
-      id: 'schedule-3',
-      prompt: 'call',
-      occurrenceAt: '2026-07-15T10:00:00.000Z',
-      acceptedAt: null,
-    })
+  it('all delivers at most ten, oldest first, and counts the older ones as missed', () => {
+    expect(planCatchUp('all', due, now)).toEqual({ deliver: due.latest, missed: 2 })
+    expect(planCatchUp('all', { count: 3, latest: due.latest.slice(-3) }, now)).toEqual({ deliver: due.latest.slice(-3), missed: 0 })
   })
 
-  it('delivers a recurring target on time with acceptedAt = now', () => {
-    expect(dueOccurrence(every, at('2026-07-15T09:05:00.000Z'))).toEqual({
-      id: 'schedule-2',
-      prompt: 'water',
-      occurrenceAt: '2026-07-15T09:05:00.000Z',
-      acceptedAt: '2026-07-15T09:05:00.000Z',
-    })
+  it('skip delivers the latest only within 15 minutes of it, else nothing', () => {
+    expect(planCatchUp('skip', due, at('2026-07-15T12:15:00.000Z'))).toEqual({ deliver: [at('2026-07-15T12:00:00.000Z')], missed: 11 })
+    expect(planCatchUp('skip', due, at('2026-07-15T12:15:00.001Z'))).toEqual({ deliver: [], missed: 12 })
   })
 
-  it('delivers only the latest due target when late', () => {
-    expect(dueOccurrence(every, at('2026-07-15T09:17:34.250Z'))).toEqual({
-      id: 'schedule-2',
-      prompt: 'water',
-      occurrenceAt: '2026-07-15T09:15:00.000Z',
-      acceptedAt: '2026-07-15T09:17:34.250Z',
-    })
+  it('delivers nothing when nothing is due', () => {
+    expect(planCatchUp('all', { count: 0, latest: [] }, now)).toEqual({ deliver: [], missed: 0 })
   })
 })

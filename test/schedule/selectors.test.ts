@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { canonicalTimeZone } from '../../src/protocol/time-zone.ts'
 import { MAX_INSTANT_MS } from '../../src/schedule/absolute-time.ts'
 import { timezoneConfirmationRequired } from '../../src/schedule/errors.ts'
 import type { ImplicitZoneResult } from '../../src/schedule/implicit-zone.ts'
@@ -13,7 +14,7 @@ import {
 const NOW = Date.parse('2026-07-15T09:00:00.000Z')
 const AT_FORMS =
   'an RFC 3339 timestamp such as "2026-07-15T09:30:00Z" or "2026-07-15T09:30:00+08:00", or an object {"date": "YYYY-MM-DD", "time": "HH:mm:ss", "time_zone"?: IANA zone}'
-const ONE_SELECTOR = 'exactly one of after_seconds, at, every_seconds is required'
+const ONE_SELECTOR = 'exactly one of after_seconds, at, every_seconds, rrule is required'
 
 type Probe = { context: CreateContext; calls: () => number }
 
@@ -48,7 +49,7 @@ describe('createRecord: argument shape', () => {
     expect(create({ foo: 1, prompt: '', bar: 2 })).toEqual(
       error(
         'invalid_selector',
-        'schedule_create does not accept "foo", "bar"; it takes prompt and exactly one of after_seconds, at, every_seconds',
+        'schedule_create does not accept "foo", "bar"; it takes prompt, exactly one of after_seconds, at, every_seconds, rrule, and for a recurring reminder time_zone, starts, catch_up',
       ),
     )
   })
@@ -169,6 +170,7 @@ describe('createRecord: every_seconds', () => {
       prompt: 'water',
       everySeconds: 300,
       scheduledAt: '2026-07-15T09:05:00.000Z',
+      catchUp: 'latest',
     })
   })
 
@@ -277,6 +279,7 @@ describe('createRecord: local at with an explicit time_zone', () => {
       kind: 'at',
       prompt: 'x',
       scheduledAt: '2026-07-16T03:45:00.000Z',
+      timeZone: canonicalTimeZone('Asia/Kathmandu'),
     })
     expect(p.calls()).toBe(0)
   })
@@ -287,6 +290,7 @@ describe('createRecord: local at with an explicit time_zone', () => {
       kind: 'at',
       prompt: 'x',
       scheduledAt: '2026-12-01T14:00:00.000Z',
+      timeZone: 'America/New_York',
     })
   })
 
@@ -320,6 +324,7 @@ describe('createRecord: local at with an explicit time_zone', () => {
       kind: 'at',
       prompt: 'x',
       scheduledAt: '2026-11-01T05:30:00.000Z',
+      timeZone: 'America/New_York',
     })
   })
 
@@ -380,6 +385,7 @@ describe('createRecord: local at without time_zone', () => {
       kind: 'at',
       prompt: 'x',
       scheduledAt: '2026-07-16T01:30:00.250Z',
+      timeZone: 'Asia/Shanghai',
     })
     expect(p.calls()).toBe(1)
   })
@@ -410,7 +416,7 @@ describe('createRecord: local at without time_zone', () => {
 describe('parseCreateArgs', () => {
   it('normalises each selector form', () => {
     expect(parseCreateArgs({ prompt: ' a ', after_seconds: 5 })).toEqual({ ok: true, value: { kind: 'after', prompt: 'a', afterSeconds: 5 } })
-    expect(parseCreateArgs({ prompt: 'a', every_seconds: 900 })).toEqual({ ok: true, value: { kind: 'every', prompt: 'a', everySeconds: 900 } })
+    expect(parseCreateArgs({ prompt: 'a', every_seconds: 900 })).toEqual({ ok: true, value: { kind: 'every', prompt: 'a', everySeconds: 900, catchUp: 'latest' } })
     expect(parseCreateArgs({ prompt: 'a', at: '2027-01-01T00:00:00+01:00' })).toEqual({
       ok: true,
       value: { kind: 'at-instant', prompt: 'a', at: Date.parse('2026-12-31T23:00:00Z') },

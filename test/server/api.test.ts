@@ -335,7 +335,7 @@ describe('GET /api/sessions/:id/events', () => {
         },
         { surfaceOp: 'append' },
       ),
-      at(5, 'request/header', { model: 'scripted', tools: ['schedule_create', 'schedule_list', 'schedule_delete'], reason: 'initial' }),
+      at(5, 'request/header', { model: 'scripted', tools: ['schedule_create', 'schedule_update', 'schedule_list', 'schedule_delete'], reason: 'initial' }),
       at(6, 'assistant/message', { turn: 1, step: 1, id: ASSISTANT_ID, content: [{ type: 'text', text: 'hi' }] }),
       at(7, 'step/end', { turn: 1, step: 1 }),
       at(8, 'turn/end', { turn: 1, reason: 'completed' }),

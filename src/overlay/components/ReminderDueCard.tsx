@@ -16,13 +16,14 @@ export function ReminderDueCard({
     <article className="reminder-due" data-testid="reminder-due" aria-label="Reminder due">
       <div className="reminder-due-head">Reminder due</div>
       {followUp.reminders.map((reminder, index) => {
-        const at = reminder.occurrenceAt === null ? null : instantMs(reminder.occurrenceAt)
+        const at = instantMs(reminder.occurrenceAt)
         const due = at === null ? null : formatDueTimes(at, sessionZone, browserZone)
         return (
-          <div key={`${reminder.scheduleId ?? 'unknown'}:${index}`} className="reminder-due-body" data-schedule-id={reminder.scheduleId ?? undefined}>
-            <p className="reminder-prompt">{reminder.prompt ?? '(no prompt)'}</p>
+          <div key={`${reminder.scheduleId}:${index}`} className="reminder-due-body" data-schedule-id={reminder.scheduleId}>
+            <p className="reminder-prompt">{reminder.prompt}</p>
             <p className="muted small">
-              {reminder.scheduleId ?? 'unknown reminder'}
+              {reminder.scheduleId}
+              {reminder.missed > 0 && <> · {reminder.missed} missed before this one</>}
               {due !== null && due.session !== null && <> · {due.session.text} ({due.session.zone})</>}
               {due !== null && due.browser !== null && !due.sameZone && <> · {due.browser.text} ({due.browser.zone})</>}
             </p>

@@ -2,6 +2,7 @@ import { errorMessage } from '../data/http.ts'
 import { useDeleteSchedule, useSchedules } from '../data/queries.ts'
 import { useNow } from '../hooks/use-now.ts'
 import { reminderRow, type ReminderRow } from '../lib/reminder-row.ts'
+import { sameTimeZone, zonePlace } from '../../protocol/index.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 
 function DueLine({ label, zone, text }: { label: string; zone: string | null; text: string | null }) {
@@ -52,11 +53,36 @@ function Reminder({
         </span>
       </div>
       <dl className="due">
-        <DueLine label="Session zone" zone={sessionZone} text={row.due.session === null ? null : row.due.session.text} />
+        <DueLine
+          label={row.zone !== null && (sessionZone === null || !sameTimeZone(row.zone, sessionZone)) ? 'Reminder zone' : 'Session zone'}
+          zone={row.zone ?? sessionZone}
+          text={row.due.session === null ? null : row.due.session.text}
+        />
         <DueLine label="This browser" zone={browserZone} text={row.due.browser === null ? null : row.due.browser.text} />
       </dl>
-      <p className="muted small">
+      <p className="muted small" data-testid="reminder-rule">
         {row.rule} · {row.id}
+      </p>
+      {row.upcoming.length > 0 && (
+        <div className="reminder-upcoming" data-testid="reminder-upcoming">
+          <p className="muted small">Next occurrences</p>
+          <ol className="upcoming-list">
+            {row.upcoming.map((next) => (
+              <li key={next.at} data-testid="reminder-occurrence" data-at={next.at}>
+                <span>{next.own ?? next.at}</span>
+                {next.browser !== null && browserZone !== null && (
+                  <span className="muted">
+                    {' '}
+                    · {next.browser} ({zonePlace(browserZone)})
+                  </span>
+                )}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+      <p className="muted small" data-testid="reminder-history">
+        {row.history}
       </p>
     </li>
   )

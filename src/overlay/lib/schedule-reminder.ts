@@ -1,44 +1,17 @@
+import { FOLLOW_UP_HEADER, parseFollowUp } from '../../protocol/index.ts'
+
 /** Marker that starts every Schedule follow-up message (SPEC 7.5). */
-export const REMINDER_MARKER = '[SCHEDULE REMINDER]'
+export const REMINDER_MARKER = FOLLOW_UP_HEADER
 
-/** One reminder named by a follow-up message. */
-export type DueReminder = { scheduleId: string | null; occurrenceAt: string | null; prompt: string | null }
+/** One reminder occurrence named by a follow-up message, with how many occurrences of it were missed. */
+export type DueReminder = { scheduleId: string; occurrenceAt: string; prompt: string; missed: number }
 
-/** The parts of a Schedule follow-up, or null when the text is not one. */
+/** The parts of a Schedule follow-up. */
 export type ReminderFollowUp = { reminders: DueReminder[] }
 
-function parseJsonString(raw: string): string | null {
-  try {
-    const value: unknown = JSON.parse(raw)
-    return typeof value === 'string' ? value : null
-  } catch {
-    return null
-  }
-}
-
-/** Parses the text of a Schedule follow-up (one block per due reminder); null unless it starts with the marker. */
+/** Parses the text of a Schedule follow-up with the protocol's strict parser; null unless it is exactly one. */
 export function parseReminderFollowUp(text: string): ReminderFollowUp | null {
-  if (!text.startsWith(REMINDER_MARKER)) return null
-  const reminders: DueReminder[] = []
-  let current: DueReminder | null = null
-  const open = (): DueReminder => {
-    if (current === null) {
-      current = { scheduleId: null, occurrenceAt: null, prompt: null }
-      reminders.push(current)
-    }
-    return current
-  }
-  for (const line of text.split('\n')) {
-    if (line.startsWith('schedule_id_json: ')) {
-      current = null
-      open().scheduleId = parseJsonString(line.slice('schedule_id_json: '.length))
-    } else if (line.startsWith('occurrence_at: ')) {
-      open().occurrenceAt = line.slice('occurrence_at: '.length).trim()
-    } else if (line.startsWith('reminder_prompt_json: ')) {
-      const entry = open()
-      entry.prompt = parseJsonString(line.slice('reminder_prompt_json: '.length))
-      current = null
-    }
-  }
-  return { reminders }
+  const reminders = parseFollowUp(text)
+  if (reminders === null) return null
+  return { reminders: reminders.map((r) => ({ scheduleId: r.id, occurrenceAt: r.occurrenceAt, prompt: r.prompt, missed: r.missed ?? 0 })) }
 }

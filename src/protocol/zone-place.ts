@@ -1,0 +1,30 @@
+import { rawTimeZones, timeZonesNames } from '@vvo/tzdb'
+
+const current = new Set<string>(timeZonesNames)
+const linkTargets = new Map<string, string>()
+for (const zone of rawTimeZones) {
+  for (const member of zone.group) {
+    if (current.has(member) || linkTargets.has(member)) continue
+    const sameCity = zone.group.find((other) => current.has(other) && lastSegment(other) === lastSegment(member))
+    linkTargets.set(member, sameCity ?? zone.name)
+  }
+}
+
+function lastSegment(zone: string): string {
+  const slash = zone.lastIndexOf('/')
+  return slash === -1 ? zone : zone.slice(slash + 1)
+}
+
+/**
+ * Today's IANA name of a zone from the maintained zone database: legacy links map to their current
+ * zone (`Asia/Calcutta` → `Asia/Kolkata`, `Europe/Kiev` → `Europe/Kyiv`); other names stay as given.
+ */
+export function currentZoneName(zone: string): string {
+  return current.has(zone) ? zone : (linkTargets.get(zone) ?? zone)
+}
+
+/** The place a person reads for a zone: `Europe/Berlin` → `Berlin`, `Asia/Calcutta` → `Kolkata`, `UTC` → `UTC`. */
+export function zonePlace(zone: string): string {
+  if (zone === 'UTC' || zone === 'Etc/UTC' || zone === 'Etc/GMT' || zone === 'GMT') return 'UTC'
+  return lastSegment(currentZoneName(zone)).replace(/_/g, ' ')
+}

@@ -1,0 +1,147 @@
+import { RRuleTemporal, type RRuleOptions } from 'rrule-temporal'
+import { Temporal } from 'temporal-polyfill'
+import type { CalendarRule } from '../protocol/index.ts'
+import { daysInMonth, MAX_INSTANT_MS, resolveWallTime, wallTimeAsUtc, type LocalDate, type LocalDateTime } from './absolute-time.ts'
+
+/** What a calendar reminder's occurrences follow: the rule, its zone and the local date the series starts on. */
+export type CalendarSpec = { readonly rrule: string; readonly rule: CalendarRule; readonly timeZone: string; readonly starts: LocalDate }
+
+/** One occurrence: its wall time in the zone as the rule names it, and the instant it resolved to. */
+export type Occurrence = { wall: LocalDateTime; instant: number; shifted: boolean }
+
+const HOUR_MS = 3_600_000
+const DAY_MS = 86_400_000
+/** Widest distance between a wall time and its instant: UTC offsets span −12 h..+14 h, plus a gap. */
+const WALL_MARGIN_MS = 26 * HOUR_MS
+const FIRST_WINDOW_MS = 8 * DAY_MS
+/** Longest window handed to the library at once (its period scan is capped at 10,000 periods). */
+const MAX_WINDOW_MS = 9_000 * DAY_MS
+/** How far ahead a next occurrence is searched for before the series counts as having none. */
+const SEARCH_HORIZON_MS = 100 * 366 * DAY_MS
+const CACHE_LIMIT = 512
+
+const expanders = new Map<string, RRuleTemporal>()
+
+function floatingZoned(wall: LocalDateTime): Temporal.ZonedDateTime {
+  return Temporal.Instant.fromEpochMilliseconds(wallTimeAsUtc(wall)).toZonedDateTimeISO('UTC')
+}
+
+/** The first wall time of the series: `starts` at the rule's earliest time of day. */
+export function seriesStart(spec: CalendarSpec): LocalDateTime {
+  return { ...spec.starts, hour: spec.rule.byHour[0], minute: spec.rule.byMinute[0], second: 0, millisecond: 0 }
+}
+
+/**
+ * The library expands the rule on wall-clock dates only: it runs in UTC, which has no clock changes,
+ * so no occurrence is dropped; each wall time is resolved in the real zone by `resolveWallTime`.
+ */
+function expander(spec: CalendarSpec): RRuleTemporal {
+  const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}`
+  const cached = expanders.get(key)
+  if (cached !== undefined) return cached
+  const { rule } = spec
+  const options: Extract<RRuleOptions, { freq: string }> = {
+    freq: rule.freq,
+    interval: rule.interval,
+    byHour: rule.byHour,
+    byMinute: rule.byMinute,
+    bySecond: [0],
+    tzid: 'UTC',
+    dtstart: floatingZoned(seriesStart(spec)),
+    cache: false,
+  }
+  if (rule.byDay !== null) options.byDay = rule.byDay.map((d) => `${d.ordinal ?? ''}${d.weekday}`)
+  if (rule.byMonthDay !== null) options.byMonthDay = rule.byMonthDay
+  if (rule.byMonth !== null) options.byMonth = rule.byMonth
+  if (rule.bySetPos !== null) options.bySetPos = rule.bySetPos
+  if (rule.wkst !== null) options.wkst = rule.wkst
+  switch (rule.end.kind) {
+    case 'count':
+      options.count = rule.end.count
+      break
+    case 'until-date':
+      options.until = floatingZoned({ ...rule.end, hour: 23, minute: 59, second: 59, millisecond: 0 })
+      break
+    case 'until-instant':
+      options.until = Temporal.Instant.fromEpochMilliseconds(rule.end.epochMs + WALL_MARGIN_MS).toZonedDateTimeISO('UTC')
+      break
+    case 'never':
+      break
+    default: {
+      const unreachable: never = rule.end
+      return unreachable
+    }
+  }
+  const created = new RRuleTemporal(options)
+  if (expanders.size >= CACHE_LIMIT) expanders.clear()
+  expanders.set(key, created)
+  return created
+}
+
+function wallOf(floatingMs: number): LocalDateTime {
+  const d = new Date(floatingMs)
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: 0,
+    millisecond: 0,
+  }
+}
+
+function untilInstant(spec: CalendarSpec): number {
+  return spec.rule.end.kind === 'until-instant' ? spec.rule.end.epochMs : MAX_INSTANT_MS
+}
+
+function windowBetween(spec: CalendarSpec, fromMs: number, toMs: number): Occurrence[] {
+  const walls = expander(spec).between(new Date(fromMs - WALL_MARGIN_MS), new Date(Math.min(toMs + WALL_MARGIN_MS, MAX_INSTANT_MS)), true)
+  const out: Occurrence[] = []
+  for (const zoned of walls) {
+    const wall = wallOf(zoned.epochMilliseconds)
+    const resolved = resolveWallTime(wall, wall, spec.timeZone)
+    if (resolved.instant >= fromMs && resolved.instant <= toMs) out.push({ wall, instant: resolved.instant, shifted: resolved.shifted })
+  }
+  return out
+}
+
+/**
+ * The occurrences whose instants lie in `[fromMs, toMs]`, earliest first. Wall times that resolve
+ * to one instant (two wall times folded together by a gap) count once.
+ */
+export function occurrencesBetween(spec: CalendarSpec, fromMs: number, toMs: number): Occurrence[] {
+  const last = Math.min(toMs, untilInstant(spec), MAX_INSTANT_MS)
+  const out: Occurrence[] = []
+  for (let from = fromMs; from <= last; from += MAX_WINDOW_MS) out.push(...windowBetween(spec, from, Math.min(from + MAX_WINDOW_MS - 1, last)))
+  out.sort((a, b) => a.instant - b.instant)
+  return out.filter((o, i) => i === 0 || o.instant !== out[i - 1].instant)
+}
+
+/** The first `n` occurrences strictly after `afterMs` (fewer when the series ends or none lies within a century). */
+export function occurrencesAfter(spec: CalendarSpec, afterMs: number, n: number): Occurrence[] {
+  const found: Occurrence[] = []
+  let from = afterMs + 1
+  let span = FIRST_WINDOW_MS
+  while (found.length < n && from <= MAX_INSTANT_MS && from - afterMs <= SEARCH_HORIZON_MS && from <= untilInstant(spec)) {
+    const to = Math.min(from + span - 1, MAX_INSTANT_MS)
+    for (const occurrence of occurrencesBetween(spec, from, to)) {
+      if (found.length < n) found.push(occurrence)
+    }
+    from = to + 1
+    span = Math.min(span * 4, MAX_WINDOW_MS)
+  }
+  return found
+}
+
+/** The first occurrence strictly after `afterMs`, or null when the series has none. */
+export function firstOccurrenceAfter(spec: CalendarSpec, afterMs: number): Occurrence | null {
+  return occurrencesAfter(spec, afterMs, 1)[0] ?? null
+}
+
+/** True iff some month the rule allows has a day the rule's BYMONTHDAY names (Feb 30 never comes). */
+export function monthDaysCanOccur(rule: CalendarRule): boolean {
+  if (rule.byMonthDay === null) return true
+  const months = rule.byMonth ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+  return months.some((month) => rule.byMonthDay?.some((day) => Math.abs(day) <= daysInMonth(2024, month)) === true)
+}

@@ -1,0 +1,39 @@
+import { zonePlace } from '../protocol/index.ts'
+
+const ZONED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})[+-]\d{2}:\d{2}\[([^\]]+)\]$/
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const DAY_MS = 86_400_000
+
+function localDay(zone: string, ms: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(ms)
+  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0)
+  return Date.UTC(get('year'), get('month') - 1, get('day'))
+}
+
+/**
+ * An RFC 9557 local time (`scheduledAtLocal`) in the words a person reads, relative to now:
+ * `today at 18:30 in Berlin`, `tomorrow at 07:45 in Chatham`, `on Monday at 08:00 in New York`,
+ * `on 2 December 2026 at 09:30 in Shanghai`. Null when the text is not such a timestamp.
+ */
+export function localTimeWords(scheduledAtLocal: string, nowMs: number): string | null {
+  const match = ZONED.exec(scheduledAtLocal)
+  if (match === null) return null
+  const [year, month, day] = match.slice(1, 4).map(Number)
+  const zone = match[7]
+  let today: number
+  try {
+    today = localDay(zone, nowMs)
+  } catch {
+    return null
+  }
+  const target = Date.UTC(year, month - 1, day)
+  const days = Math.round((target - today) / DAY_MS)
+  const time = `${match[4]}:${match[5]}`
+  let when: string
+  if (days === 0) when = 'today'
+  else if (days === 1) when = 'tomorrow'
+  else if (days > 1 && days < 7) when = `on ${WEEKDAYS[new Date(target).getUTCDay()]}`
+  else when = `on ${day} ${MONTHS[month - 1]} ${year}`
+  return `${when} at ${time} in ${zonePlace(zone)}`
+}

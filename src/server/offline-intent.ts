@@ -1,0 +1,265 @@
+import type { ReadingFields } from '../protocol/index.ts'
+import { canonicalTimeZone } from '../protocol/index.ts'
+import { parseZonedTimestamp } from '../protocol/index.ts'
+
+/** What the offline model reads out of a person's text (SPEC 10). */
+export type Intent =
+  | { kind: 'list' }
+  | { kind: 'delete'; id: string }
+  | { kind: 'create'; args: Record<string, unknown> }
+  | { kind: 'snooze'; id: string | null; seconds: number }
+  | { kind: 'change'; id: string; hour: number; minute: number }
+  | { kind: 'none' }
+
+const ZONE = /\b(?:in\s+)?(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/
+const UNIT = '(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)'
+const COUNT = '(\\d+|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|half an?)'
+const WORD_NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, ten: 10, fifteen: 15, twenty: 20, thirty: 30 }
+const UNIT_SECONDS: Record<string, number> = { second: 1, sec: 1, minute: 60, min: 60, hour: 3600, hr: 3600, day: 86400 }
+const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
+const WEEKDAY_CODES = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
+const WEEKDAY = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?'
+const CLOCK = '(\\d{1,2})(?::(\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?'
+const LEAD_IN =
+  /^(?:(?:hey|ok|okay|please|can you|could you|would you|kindly)[\s,]+)*(?:remind me|ping me|alert me|nudge me|notify me|set (?:up )?(?:a |an )?(?:reminder|alarm)(?: for me)?|create (?:a )?reminder|add (?:a )?reminder|schedule (?:a )?reminder)\b/i
+const CONNECTOR = /^(?:to|about|that|of|for|:|-)\b\s*/i
+const TRAILING_CONNECTOR = /\s+(?:to|about|for|at|on|in|and)$/i
+
+function unitSeconds(unit: string): number {
+  return UNIT_SECONDS[unit.toLowerCase().replace(/s$/, '')] ?? 0
+}
+
+function countValue(word: string): number {
+  const lower = word.toLowerCase()
+  if (lower.startsWith('half')) return 0.5
+  return WORD_NUMBERS[lower] ?? Number(lower)
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0')
+}
+
+type Clock = { hour: number; minute: number }
+
+function clockOf(hourText: string, minuteText: string | undefined, meridiem: string | undefined, evening = false): Clock | null {
+  let hour = Number(hourText)
+  const minute = Number(minuteText ?? '0')
+  if (hour > 23 || minute > 59) return null
+  const m = meridiem?.toLowerCase().replace(/\./g, '')
+  if (m === 'pm' && hour < 12) hour += 12
+  if (m === 'am' && hour === 12) hour = 0
+  if (evening && m === undefined && hour < 12) hour += 12
+  return { hour, minute }
+}
+
+/** The text with a matched phrase cut out (so the rest is the reminder's content). */
+function cut(text: string, match: RegExpExecArray): string {
+  return `${text.slice(0, match.index)} ${text.slice(match.index + match[0].length)}`
+}
+
+/** The reminder's content once the time phrases are cut out: lead-ins, connectors and punctuation removed. */
+export function promptOf(rest: string): string {
+  let text = rest.replace(/\s+/g, ' ').trim()
+  for (let i = 0; i < 3; i += 1) {
+    text = text.replace(LEAD_IN, '').trim()
+    text = text.replace(CONNECTOR, '').trim()
+    text = text.replace(/^(?:me\s+)?(?:to|about)\s+/i, '').trim()
+  }
+  for (let i = 0; i < 3; i += 1) text = text.replace(/[\s.!?,;:]+$/, '').replace(TRAILING_CONNECTOR, '').trim()
+  return text.length > 0 ? text : 'Reminder'
+}
+
+type Now = { ms: number; zone: string }
+
+function wallDate(zone: string, ms: number): { year: number; month: number; day: number; weekday: number; hour: number; minute: number } {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    weekday: 'short',
+    hourCycle: 'h23',
+  }).formatToParts(ms)
+  const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? '0'
+  const weekday = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(get('weekday'))
+  return { year: Number(get('year')), month: Number(get('month')), day: Number(get('day')), weekday, hour: Number(get('hour')), minute: Number(get('minute')) }
+}
+
+function addDays(y: number, m: number, d: number, days: number): string {
+  const date = new Date(Date.UTC(y, m - 1, d + days))
+  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`
+}
+
+function readingNow(reading: ReadingFields | null, fallbackNow: number): Now {
+  const parsed = reading === null ? null : parseZonedTimestamp(reading.timestamp)
+  const zone = reading !== null && reading.session !== 'unavailable' ? reading.session : (parsed?.zone ?? 'UTC')
+  return { ms: parsed?.epochMs ?? fallbackNow, zone }
+}
+
+function calendarIntent(text: string): { rrule: string; rest: string } | null {
+  let rest = text
+  let days: string | null = null
+  let monthDay: number | null = null
+  const patterns: [RegExp, (m: RegExpExecArray) => void][] = [
+    [/\b(?:every|each)\s+(?:single\s+)?(?:day|morning)\b|\bdaily\b/i, () => (days = 'DAILY')],
+    [/\b(?:every|each|on)\s+weekdays?\b|\bweekdays\b/i, () => (days = 'MO,TU,WE,TH,FR')],
+    [/\b(?:every|each|on)\s+weekends?\b/i, () => (days = 'SA,SU')],
+    [
+      new RegExp(`\\b(?:(?:every|each)\\s+${WEEKDAY}|on\\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s\\b)((?:\\s*(?:,|and|&)\\s*${WEEKDAY})*)`, 'i'),
+      (m) => {
+        const names = m[0].toLowerCase().match(/monday|tuesday|wednesday|thursday|friday|saturday|sunday/g) ?? []
+        days = names.map((n) => WEEKDAY_CODES[WEEKDAY_NAMES.indexOf(n)]).join(',')
+      },
+    ],
+    [/\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)?\s+(?:day\s+)?of\s+(?:every|each|the)\s+month\b/i, (m) => (monthDay = Number(m[1]))],
+    [/\b(?:every|each)\s+month\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b/i, (m) => (monthDay = Number(m[1]))],
+    [/\bmonthly\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b/i, (m) => (monthDay = Number(m[1]))],
+  ]
+  for (const [pattern, take] of patterns) {
+    const match = pattern.exec(rest)
+    if (match === null) continue
+    take(match)
+    rest = cut(rest, match)
+    break
+  }
+  if (days === null && monthDay === null) return null
+  let clock: Clock = { hour: 9, minute: 0 }
+  const atMatch = new RegExp(`\\bat\\s+(?:${CLOCK}|(noon|midnight))(?=\\s|$|[.,!?])`, 'i').exec(rest)
+  if (atMatch !== null) {
+    const named = atMatch[4]?.toLowerCase()
+    const parsed = named === 'noon' ? { hour: 12, minute: 0 } : named === 'midnight' ? { hour: 0, minute: 0 } : clockOf(atMatch[1], atMatch[2], atMatch[3])
+    if (parsed !== null) {
+      clock = parsed
+      rest = cut(rest, atMatch)
+    }
+  }
+  const time = `BYHOUR=${clock.hour};BYMINUTE=${clock.minute}`
+  if (monthDay !== null) return { rrule: `FREQ=MONTHLY;BYMONTHDAY=${monthDay};${time}`, rest }
+  if (days === 'DAILY') return { rrule: `FREQ=DAILY;${time}`, rest }
+  return { rrule: `FREQ=WEEKLY;BYDAY=${days};${time}`, rest }
+}
+
+function relativeSeconds(text: string): { seconds: number; rest: string } | null {
+  const patterns = [
+    new RegExp(`\\b(?:in|for|after)\\s+${COUNT}\\s*${UNIT}(\\s+and\\s+a\\s+half)?(?:\\s+from\\s+now)?`, 'i'),
+    new RegExp(`\\b(?:for\\s+)?${COUNT}\\s*${UNIT}(\\s+and\\s+a\\s+half)?\\s+from\\s+now\\b`, 'i'),
+    /\bin\s+half\s+an?\s+(hour)()()/i,
+  ]
+  for (const pattern of patterns) {
+    const match = pattern.exec(text)
+    if (match === null) continue
+    if (pattern.source.includes('half\\s+an?\\s+(hour)')) return { seconds: 1800, rest: cut(text, match) }
+    const unit = unitSeconds(match[2])
+    const base = countValue(match[1]) * unit
+    const seconds = Math.round(base + (match[3] !== undefined && match[3] !== '' ? unit / 2 : 0))
+    if (seconds > 0) return { seconds, rest: cut(text, match) }
+  }
+  return null
+}
+
+function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: Record<string, unknown>; rest: string } | null {
+  let rest = text
+  let clock: Clock | null = null
+  let dayOffset: number | null = null
+  let weekday: number | null = null
+  let date: string | null = null
+  let evening = false
+  const tonight = /\btonight\b/i.exec(rest)
+  if (tonight !== null) {
+    evening = true
+    dayOffset = 0
+    rest = cut(rest, tonight)
+  }
+  const tomorrow = /\btomorrow(?:\s+(morning|afternoon|evening|night))?\b/i.exec(rest)
+  if (tomorrow !== null) {
+    dayOffset = 1
+    if (tomorrow[1] !== undefined && /evening|night|afternoon/i.test(tomorrow[1])) evening = true
+    rest = cut(rest, tomorrow)
+  }
+  const today = /\btoday\b|\bthis\s+(evening|afternoon)\b/i.exec(rest)
+  if (today !== null) {
+    dayOffset = 0
+    if (today[1] !== undefined) evening = true
+    rest = cut(rest, today)
+  }
+  const iso = /\bon\s+(\d{4}-\d{2}-\d{2})\b/i.exec(rest)
+  if (iso !== null) {
+    date = iso[1]
+    rest = cut(rest, iso)
+  }
+  const day = new RegExp(`\\b(?:on\\s+|next\\s+|this\\s+|coming\\s+)*${WEEKDAY}\\b`, 'i').exec(rest)
+  if (day !== null) {
+    weekday = WEEKDAY_NAMES.indexOf(day[1].toLowerCase())
+    rest = cut(rest, day)
+  }
+  const named = /\b(?:at\s+)?(noon|midday|midnight)\b/i.exec(rest)
+  if (named !== null) {
+    clock = named[1].toLowerCase() === 'midnight' ? { hour: 0, minute: 0 } : { hour: 12, minute: 0 }
+    rest = cut(rest, named)
+  } else {
+    const at = new RegExp(`\\bat\\s+${CLOCK}(?=\\s|$|[.,!?])`, 'i').exec(rest)
+    if (at !== null) {
+      clock = clockOf(at[1], at[2], at[3], evening)
+      rest = cut(rest, at)
+    }
+  }
+  if (clock === null && evening) clock = { hour: 20, minute: 0 }
+  if (clock === null) return null
+  const zone = explicitZone ?? now.zone
+  const wall = wallDate(zone, now.ms)
+  let target: string
+  if (date !== null) target = date
+  else if (weekday !== null) {
+    let ahead = (weekday - wall.weekday + 7) % 7
+    const passed = clock.hour < wall.hour || (clock.hour === wall.hour && clock.minute <= wall.minute)
+    if (ahead === 0 && passed) ahead = 7
+    target = addDays(wall.year, wall.month, wall.day, ahead)
+  } else if (dayOffset !== null) target = addDays(wall.year, wall.month, wall.day, dayOffset)
+  else {
+    const passed = clock.hour < wall.hour || (clock.hour === wall.hour && clock.minute <= wall.minute)
+    target = addDays(wall.year, wall.month, wall.day, passed ? 1 : 0)
+  }
+  const at: Record<string, unknown> = { date: target, time: `${pad(clock.hour)}:${pad(clock.minute)}:00` }
+  if (explicitZone !== null) at.time_zone = explicitZone
+  return { at, rest }
+}
+
+/** Reads a reminder intent out of a person's text, local times interpreted from the latest reading (SPEC 10). */
+export function parseIntent(text: string, reading: ReadingFields | null, fallbackNow: number): Intent {
+  const lower = text.toLowerCase()
+  if (/\b(list|show|what are|what's|which)\b.*\b(reminders?|schedules?)\b/.test(lower) || /^\s*(my\s+)?reminders\??\s*$/.test(lower)) return { kind: 'list' }
+  const del = /\b(?:delete|remove|cancel|drop)\s+(?:reminder\s+)?(schedule-\d+)\b/i.exec(text)
+  if (del) return { kind: 'delete', id: del[1].toLowerCase() }
+  const change = new RegExp(`\\b(?:change|move|reschedule|update|set)\\s+(schedule-\\d+)\\s+to\\s+(?:${CLOCK}|(noon|midnight))`, 'i').exec(text)
+  if (change) {
+    const named = change[5]?.toLowerCase()
+    const clock = named === 'noon' ? { hour: 12, minute: 0 } : named === 'midnight' ? { hour: 0, minute: 0 } : clockOf(change[2], change[3], change[4])
+    if (clock !== null) return { kind: 'change', id: change[1].toLowerCase(), hour: clock.hour, minute: clock.minute }
+  }
+  if (/\bsnooze\b/i.test(text)) {
+    const id = /\b(schedule-\d+)\b/i.exec(text)?.[1].toLowerCase() ?? null
+    const relative = relativeSeconds(text)
+    return { kind: 'snooze', id, seconds: relative?.seconds ?? 600 }
+  }
+  if (!/\b(remind|reminder|reminders|schedule|alert|ping|nudge|notify|alarm)\b/.test(lower)) return { kind: 'none' }
+  const zoneMatch = ZONE.exec(text)
+  const explicitZone = zoneMatch === null ? null : canonicalTimeZone(zoneMatch[1])
+  const base = zoneMatch === null || explicitZone === null ? text : cut(text, zoneMatch)
+  const now = readingNow(reading, fallbackNow)
+  const every = new RegExp(`\\bevery\\s+(\\d+\\s*)?${UNIT}\\b`, 'i').exec(base)
+  if (every !== null && !/\bevery\s+day\b/i.test(every[0])) {
+    const seconds = (every[1] === undefined ? 1 : Number(every[1])) * unitSeconds(every[2])
+    return { kind: 'create', args: { prompt: promptOf(cut(base, every)), every_seconds: seconds } }
+  }
+  const calendar = calendarIntent(base)
+  if (calendar !== null) {
+    return { kind: 'create', args: { prompt: promptOf(calendar.rest), rrule: calendar.rrule, ...(explicitZone === null ? {} : { time_zone: explicitZone }) } }
+  }
+  const relative = relativeSeconds(base)
+  if (relative !== null) return { kind: 'create', args: { prompt: promptOf(relative.rest), after_seconds: relative.seconds } }
+  const absolute = absoluteAt(base, now, explicitZone)
+  if (absolute !== null) return { kind: 'create', args: { prompt: promptOf(absolute.rest), at: absolute.at } }
+  return { kind: 'none' }
+}
