@@ -148,6 +148,9 @@ export function parseRrule(text: unknown): ParsedRule {
   const byMonthDay = read('BYMONTHDAY', (v) => integerList('BYMONTHDAY', v, (n) => n !== 0 && Math.abs(n) <= 31, 'days 1 to 31 or -31 to -1'))
   if (isFailure(byMonthDay)) return byMonthDay
   if (byMonthDay !== null && freq === 'WEEKLY') return failure('BYMONTHDAY cannot be used with FREQ=WEEKLY')
+  if (byMonthDay !== null && byDay !== null && byDay.some((d) => d.ordinal !== null)) {
+    return failure('BYDAY with an ordinal cannot be combined with BYMONTHDAY')
+  }
   const byMonth = read('BYMONTH', (v) => integerList('BYMONTH', v, (n) => n >= 1 && n <= 12, 'months 1 to 12'))
   if (isFailure(byMonth)) return byMonth
   const byHour = read('BYHOUR', (v) => integerList('BYHOUR', v, (n) => n >= 0 && n <= 23, 'hours 0 to 23'))

@@ -20,6 +20,12 @@ export const sendMessageBody = z.object({
   mode: z.enum(['queue', 'steer']).optional(),
 })
 
+/** Shortest and longest snooze (SPEC 8). */
+export const SNOOZE_SECONDS = { min: 60, max: 86_400 } as const
+
+/** `POST /api/sessions/:id/schedules/:scheduleId/snooze` body. */
+export const snoozeBody = z.strictObject({ seconds: z.int().min(SNOOZE_SECONDS.min).max(SNOOZE_SECONDS.max) })
+
 /** Whether a session is running a turn. */
 export type SessionStatus = 'idle' | 'running'
 
@@ -115,5 +121,7 @@ export type EventsResponse = { header: SessionHeader; events: SessionEvent[] }
 export type SendMessageResponse = { rpcId: string; messageId: string }
 export type ListSchedulesResponse = { schedules: ScheduleView[] }
 export type DeleteScheduleResponse = { id: string; deleted: boolean }
+/** Answer of the reminder create, update and snooze routes. */
+export type ScheduleResponse = { schedule: ScheduleView }
 /** Payload of the SSE `status` event. */
 export type StatusEventPayload = { status: SessionStatus }

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import type { ZodType } from 'zod'
 import { bodyLimit } from 'hono/body-limit'
 import { streamSSE } from 'hono/streaming'
 import type { SessionEvent } from '../protocol/index.ts'
@@ -8,13 +9,32 @@ import {
   MAX_BODY_BYTES,
   SESSION_ID_PATTERN,
   sendMessageBody,
+  snoozeBody,
   type SessionSummary,
 } from '../protocol/index.ts'
 import { HostError, isStoreError, randomId, type Host, type SessionDescription } from '../host/index.ts'
 import { ApiError, errorResponse } from './api-error.ts'
 import { security, type SecurityOptions } from './security.ts'
-import type { ScheduleService } from '../schedule/plugin.ts'
-import { isScheduleError } from '../schedule/errors.ts'
+import type { ScheduleService, ServiceResult } from '../schedule/plugin.ts'
+import { isScheduleError, type ScheduleError } from '../schedule/errors.ts'
+import { createArgsSchema, updateArgsSchema } from '../schedule/tool-args.ts'
+
+const updateBody = updateArgsSchema.omit({ id: true })
+
+/** The API error of a Schedule domain error on the reminder routes (SPEC 8: 422, except a missing reminder or a log that cannot be read). */
+export function scheduleApiError(error: ScheduleError): ApiError {
+  const details = { ...error.details } as Record<string, unknown>
+  switch (error.code) {
+    case 'schedule_not_found':
+      return new ApiError(404, error.code, error.message, details)
+    case 'corrupt_schedule_log':
+      return new ApiError(409, 'session-corrupt', error.message, { seq: details.seq, reason: error.message })
+    case 'persistence_uncertain':
+      return new ApiError(503, error.code, error.message, details)
+    default:
+      return new ApiError(422, error.code, error.message, details)
+  }
+}
 
 /** What the HTTP app is built from. */
 export type AppDeps = {
@@ -268,6 +288,42 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/api/sessions/:id/schedules', async (c) => {
     const session = await host.openSession(sessionIdParam(c))
     return c.json({ schedules: deps.schedules?.list(session) ?? [] })
+  })
+
+  const schedules = (): ScheduleService => {
+    if (!deps.schedules) throw new ApiError(404, 'not-found', 'reminders are not available on this server')
+    return deps.schedules
+  }
+  const scheduleAnswer = (c: Context, result: ServiceResult, status: 200 | 201): Response => {
+    if (!result.ok) throw scheduleApiError(result.error)
+    return c.json({ schedule: result.view }, status)
+  }
+  const bodyObject = async (c: Context, schema: ZodType): Promise<Record<string, unknown>> => {
+    const body = await readJson(c)
+    const parsed = schema.safeParse(body)
+    if (!parsed.success) throw new ApiError(400, 'bad-request', firstIssue(parsed.error))
+    return body as Record<string, unknown>
+  }
+
+  app.post('/api/sessions/:id/schedules', async (c) => {
+    const id = sessionIdParam(c)
+    const body = await bodyObject(c, createArgsSchema)
+    const session = await host.openSession(id)
+    return scheduleAnswer(c, await schedules().create(session, body), 201)
+  })
+
+  app.patch('/api/sessions/:id/schedules/:scheduleId', async (c) => {
+    const id = sessionIdParam(c)
+    const body = await bodyObject(c, updateBody)
+    const session = await host.openSession(id)
+    return scheduleAnswer(c, await schedules().update(session, c.req.param('scheduleId') ?? '', body), 200)
+  })
+
+  app.post('/api/sessions/:id/schedules/:scheduleId/snooze', async (c) => {
+    const id = sessionIdParam(c)
+    const body = await bodyObject(c, snoozeBody)
+    const session = await host.openSession(id)
+    return scheduleAnswer(c, await schedules().snooze(session, c.req.param('scheduleId') ?? '', body.seconds as number), 201)
   })
 
   app.delete('/api/sessions/:id/schedules/:scheduleId', async (c) => {

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest'
+import { describeRrule } from '../../src/protocol/rule-words.ts'
+import { parseRrule } from '../../src/protocol/rrule.ts'
+import { currentZoneName, zonePlace } from '../../src/protocol/zone-place.ts'
+
+describe('parseRrule', () => {
+  it('parses the subset with 09:00 as the default time of day', () => {
+    expect(parseRrule('FREQ=WEEKLY;BYDAY=MO')).toEqual({
+      ok: true,
+      rule: { freq: 'WEEKLY', interval: 1, byDay: [{ weekday: 'MO', ordinal: null }], byMonthDay: null, byMonth: null, byHour: [9], byMinute: [0], bySetPos: null, wkst: null, end: { kind: 'never' } },
+    })
+    expect(parseRrule('FREQ=MONTHLY;INTERVAL=2;BYDAY=1MO,-1FR;BYHOUR=18,8;BYMINUTE=30;COUNT=4;WKST=SU')).toEqual({
+      ok: true,
+      rule: {
+        freq: 'MONTHLY',
+        interval: 2,
+        byDay: [{ weekday: 'MO', ordinal: 1 }, { weekday: 'FR', ordinal: -1 }],
+        byMonthDay: null,
+        byMonth: null,
+        byHour: [8, 18],
+        byMinute: [30],
+        bySetPos: null,
+        wkst: 'SU',
+        end: { kind: 'count', count: 4 },
+      },
+    })
+    expect(parseRrule('FREQ=DAILY;UNTIL=20261231T235959Z')).toMatchObject({ ok: true, rule: { end: { kind: 'until-instant', epochMs: Date.parse('2026-12-31T23:59:59Z') } } })
+    expect(parseRrule('FREQ=DAILY;UNTIL=20261231')).toMatchObject({ ok: true, rule: { end: { kind: 'until-date', year: 2026, month: 12, day: 31 } } })
+  })
+
+  it.each([
+    ['RRULE:FREQ=DAILY', 'rrule takes the RRULE value without the "RRULE:" prefix'],
+    ['', 'rrule must be a non-empty RRULE value of at most 500 characters'],
+    ['BYHOUR=9', 'rrule needs FREQ'],
+    ['FREQ=HOURLY', 'FREQ must be one of DAILY, WEEKLY, MONTHLY, YEARLY, got "HOURLY"'],
+    ['FREQ=daily', 'FREQ must be one of DAILY, WEEKLY, MONTHLY, YEARLY, got "daily"'],
+    ['FREQ=DAILY;BYSECOND=0', 'rrule part "BYSECOND" is not supported; use FREQ, INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYHOUR, BYMINUTE, BYSETPOS, COUNT, UNTIL, WKST'],
+    ['FREQ=DAILY;FREQ=WEEKLY', 'rrule names FREQ more than once'],
+    ['FREQ=DAILY;INTERVAL=0', 'INTERVAL must be an integer from 1 to 9999, got "0"'],
+    ['FREQ=DAILY;BYHOUR=24', 'BYHOUR must be a comma-separated list of hours 0 to 23, got "24"'],
+    ['FREQ=DAILY;BYMINUTE=5,', 'BYMINUTE must be a comma-separated list of minutes 0 to 59, got "5,"'],
+    ['FREQ=WEEKLY;BYDAY=1MO', 'BYDAY ordinals such as "1MO" need FREQ=MONTHLY or FREQ=YEARLY'],
+    ['FREQ=MONTHLY;BYDAY=6MO', 'a BYDAY ordinal with FREQ=MONTHLY must be from 1 to 5 or -5 to -1, got "6MO"'],
+    ['FREQ=MONTHLY;BYDAY=XX', 'BYDAY must list weekdays MO..SU, optionally with an ordinal such as 1MO or -1FR, got "XX"'],
+    ['FREQ=WEEKLY;BYMONTHDAY=1', 'BYMONTHDAY cannot be used with FREQ=WEEKLY'],
+    ['FREQ=MONTHLY;BYMONTHDAY=0', 'BYMONTHDAY must be a comma-separated list of days 1 to 31 or -31 to -1, got "0"'],
+    ['FREQ=MONTHLY;BYDAY=1MO;BYMONTHDAY=1', 'BYDAY with an ordinal cannot be combined with BYMONTHDAY'],
+    ['FREQ=YEARLY;BYMONTH=13', 'BYMONTH must be a comma-separated list of months 1 to 12, got "13"'],
+    ['FREQ=MONTHLY;BYSETPOS=1', 'BYSETPOS needs another BY rule part to select from'],
+    ['FREQ=DAILY;COUNT=2;UNTIL=20270101', 'rrule cannot have both COUNT and UNTIL'],
+    ['FREQ=DAILY;UNTIL=20270230', 'UNTIL must name a real calendar date, got "20270230"'],
+    ['FREQ=DAILY;UNTIL=20270101T120000', 'UNTIL must be a date YYYYMMDD or a UTC date-time YYYYMMDDTHHMMSSZ, got "20270101T120000"'],
+    ['FREQ=DAILY;WKST=XX', 'WKST must be one of MO, TU, WE, TH, FR, SA, SU, got "XX"'],
+    ['FREQ=DAILY;BYHOUR', 'rrule part BYHOUR needs a value'],
+  ])('refuses %j', (rrule, reason) => {
+    expect(parseRrule(rrule)).toEqual({ ok: false, reason })
+  })
+})
+
+describe('describeRrule', () => {
+  it.each([
+    ['FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30', 'Weekdays at 08:30'],
+    ['FREQ=DAILY', 'Every day at 09:00'],
+    ['FREQ=WEEKLY;BYDAY=MO;BYHOUR=10', 'Every Monday at 10:00'],
+    ['FREQ=WEEKLY;BYDAY=SA,SU;BYHOUR=10', 'Weekends at 10:00'],
+    ['FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE', 'Every 2 weeks on Monday and Wednesday at 09:00'],
+    ['FREQ=MONTHLY;BYMONTHDAY=1', 'Monthly on the 1st at 09:00'],
+    ['FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=18', 'Monthly on the last day at 18:00'],
+    ['FREQ=MONTHLY;BYDAY=-1FR', 'Monthly on the last Friday at 09:00'],
+    ['FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', 'Monthly on the last weekday at 09:00'],
+    ['FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU;BYHOUR=2', 'Yearly on the last Sunday in March at 02:00'],
+    ['FREQ=DAILY;BYHOUR=8,20;COUNT=4', 'Every day at 08:00 and 20:00, 4 times'],
+    ['FREQ=DAILY;UNTIL=20261231', 'Every day at 09:00, until 2026-12-31'],
+  ])('describes %j', (rrule, words) => {
+    expect(describeRrule(rrule)).toBe(words)
+  })
+})
+
+describe('zonePlace', () => {
+  it.each([
+    ['Europe/Berlin', 'Berlin'],
+    ['America/New_York', 'New York'],
+    ['Asia/Kolkata', 'Kolkata'],
+    ['Asia/Calcutta', 'Kolkata'],
+    ['Europe/Kiev', 'Kyiv'],
+    ['Asia/Saigon', 'Ho Chi Minh'],
+    ['US/Eastern', 'New York'],
+    ['America/Indianapolis', 'Indianapolis'],
+    ['America/Argentina/Buenos_Aires', 'Buenos Aires'],
+    ['Pacific/Chatham', 'Chatham'],
+    ['Australia/Lord_Howe', 'Lord Howe'],
+    ['UTC', 'UTC'],
+    ['Etc/UTC', 'UTC'],
+  ])('names %s as %s', (zone, place) => {
+    expect(zonePlace(zone)).toBe(place)
+  })
+
+  it('maps legacy links to today’s zone from the zone database', () => {
+    expect(currentZoneName('Asia/Calcutta')).toBe('Asia/Kolkata')
+    expect(currentZoneName('Europe/Kiev')).toBe('Europe/Kyiv')
+    expect(currentZoneName('Asia/Saigon')).toBe('Asia/Ho_Chi_Minh')
+    expect(currentZoneName('America/Detroit')).toBe('America/Detroit')
+  })
+})

@@ -1,0 +1,191 @@
+import fc from 'fast-check'
+import { RRuleTemporal } from 'rrule-temporal'
+import { Temporal } from 'temporal-polyfill'
+import { describe, expect, it } from 'vitest'
+import { formatZonedTimestamp } from '../../src/plugin/timestamp.ts'
+import { parseRrule, type CalendarRule } from '../../src/protocol/rrule.ts'
+import { instantsForWallTime, wallClockAt } from '../../src/schedule/absolute-time.ts'
+import { occurrencesAfter, occurrencesBetween, type CalendarSpec } from '../../src/schedule/calendar.ts'
+import { oracleWallTimes } from './rrule-oracle.ts'
+
+function spec(rrule: string, timeZone: string, starts: string): CalendarSpec {
+  const parsed = parseRrule(rrule)
+  if (!parsed.ok) throw new Error(parsed.reason)
+  const [year, month, day] = starts.split('-').map(Number)
+  return { rrule, rule: parsed.rule, timeZone, starts: { year, month, day } }
+}
+
+/** The first `n` occurrences from the series start, as zoned timestamps; `*` marks a wall time moved forward out of a gap. */
+function series(rrule: string, timeZone: string, starts: string, n: number): string[] {
+  const s = spec(rrule, timeZone, starts)
+  return occurrencesAfter(s, Date.parse(`${starts}T00:00:00Z`) - 86_400_000, n).map(
+    (o) => formatZonedTimestamp(o.instant, timeZone) + (o.shifted ? '*' : ''),
+  )
+}
+
+describe('calendar occurrences across DST (gap → forward by the gap, overlap → earlier instant)', () => {
+  it.each([
+    ['DAILY into a New York spring-forward gap', 'FREQ=DAILY;BYHOUR=2;BYMINUTE=30', 'America/New_York', '2027-03-13', [
+      '2027-03-13T02:30:00-05:00[America/New_York]', '2027-03-14T03:30:00-04:00[America/New_York]*', '2027-03-15T02:30:00-04:00[America/New_York]',
+    ]],
+    ['DAILY into a New York fall-back overlap', 'FREQ=DAILY;BYHOUR=1;BYMINUTE=30', 'America/New_York', '2026-10-31', [
+      '2026-10-31T01:30:00-04:00[America/New_York]', '2026-11-01T01:30:00-04:00[America/New_York]', '2026-11-02T01:30:00-05:00[America/New_York]',
+    ]],
+    ['WEEKLY (BYDAY=SU) over the Berlin overlap', 'FREQ=WEEKLY;BYDAY=SU;BYHOUR=2;BYMINUTE=30', 'Europe/Berlin', '2026-10-18', [
+      '2026-10-18T02:30:00+02:00[Europe/Berlin]', '2026-10-25T02:30:00+02:00[Europe/Berlin]', '2026-11-01T02:30:00+01:00[Europe/Berlin]',
+    ]],
+    ['WEEKLY (BYDAY=SU) over the Berlin gap', 'FREQ=WEEKLY;BYDAY=SU;BYHOUR=2;BYMINUTE=30', 'Europe/Berlin', '2027-03-21', [
+      '2027-03-21T02:30:00+01:00[Europe/Berlin]', '2027-03-28T03:30:00+02:00[Europe/Berlin]*', '2027-04-04T02:30:00+02:00[Europe/Berlin]',
+    ]],
+    ['MONTHLY (BYDAY=1SU) into the Sydney gap', 'FREQ=MONTHLY;BYDAY=1SU;BYHOUR=2;BYMINUTE=30', 'Australia/Sydney', '2026-09-01', [
+      '2026-09-06T02:30:00+10:00[Australia/Sydney]', '2026-10-04T03:30:00+11:00[Australia/Sydney]*', '2026-11-01T02:30:00+11:00[Australia/Sydney]',
+    ]],
+    ['DAILY over the Sydney overlap', 'FREQ=DAILY;BYHOUR=2;BYMINUTE=30', 'Australia/Sydney', '2027-04-03', [
+      '2027-04-03T02:30:00+11:00[Australia/Sydney]', '2027-04-04T02:30:00+11:00[Australia/Sydney]', '2027-04-05T02:30:00+10:00[Australia/Sydney]',
+    ]],
+    ['YEARLY (BYMONTH=10;BYDAY=1SU) into the 30-minute Lord Howe gap', 'FREQ=YEARLY;BYMONTH=10;BYDAY=1SU;BYHOUR=2;BYMINUTE=15', 'Australia/Lord_Howe', '2026-01-01', [
+      '2026-10-04T02:45:00+11:00[Australia/Lord_Howe]*', '2027-10-03T02:45:00+11:00[Australia/Lord_Howe]*',
+    ]],
+    ['YEARLY (BYMONTH=4;BYDAY=1SU) in the 30-minute Lord Howe overlap', 'FREQ=YEARLY;BYMONTH=4;BYDAY=1SU;BYHOUR=1;BYMINUTE=45', 'Australia/Lord_Howe', '2027-01-01', [
+      '2027-04-04T01:45:00+11:00[Australia/Lord_Howe]', '2028-04-02T01:45:00+11:00[Australia/Lord_Howe]',
+    ]],
+    ['MONTHLY (BYDAY=-1SU) into the Chatham gap', 'FREQ=MONTHLY;BYDAY=-1SU;BYHOUR=3', 'Pacific/Chatham', '2026-08-01', [
+      '2026-08-30T03:00:00+12:45[Pacific/Chatham]', '2026-09-27T04:00:00+13:45[Pacific/Chatham]*', '2026-10-25T03:00:00+13:45[Pacific/Chatham]',
+    ]],
+    ['DAILY over the Chatham overlap', 'FREQ=DAILY;BYHOUR=3', 'Pacific/Chatham', '2027-04-03', [
+      '2027-04-03T03:00:00+13:45[Pacific/Chatham]', '2027-04-04T03:00:00+13:45[Pacific/Chatham]', '2027-04-05T03:00:00+12:45[Pacific/Chatham]',
+    ]],
+    ['MONTHLY (BYMONTHDAY=-1) across the Chatham offset change', 'FREQ=MONTHLY;BYMONTHDAY=-1', 'Pacific/Chatham', '2026-07-15', [
+      '2026-07-31T09:00:00+12:45[Pacific/Chatham]', '2026-08-31T09:00:00+12:45[Pacific/Chatham]', '2026-09-30T09:00:00+13:45[Pacific/Chatham]',
+    ]],
+    ['MONTHLY last weekday (BYSETPOS=-1) in Kolkata', 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', 'Asia/Kolkata', '2026-07-15', [
+      '2026-07-31T09:00:00+05:30[Asia/Kolkata]', '2026-08-31T09:00:00+05:30[Asia/Kolkata]', '2026-09-30T09:00:00+05:30[Asia/Kolkata]',
+    ]],
+    ['YEARLY on 29 February in UTC', 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYHOUR=12', 'UTC', '2026-07-15', [
+      '2028-02-29T12:00:00+00:00[UTC]', '2032-02-29T12:00:00+00:00[UTC]',
+    ]],
+    ['WEEKLY weekdays in New York', 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30', 'America/New_York', '2026-10-29', [
+      '2026-10-29T08:30:00-04:00[America/New_York]', '2026-10-30T08:30:00-04:00[America/New_York]', '2026-11-02T08:30:00-05:00[America/New_York]',
+    ]],
+  ])('%s', (_name, rrule, zone, starts, expected) => {
+    expect(series(rrule, zone, starts, expected.length)).toEqual(expected)
+  })
+
+  it('keeps each occurrence a real instant: a shifted one lies exactly one gap after the wall time it names', () => {
+    const [gap] = occurrencesBetween(spec('FREQ=DAILY;BYHOUR=2;BYMINUTE=15', 'Australia/Lord_Howe', '2026-10-04'), Date.parse('2026-10-03T00:00:00Z'), Date.parse('2026-10-04T00:00:00Z'))
+    expect(gap.shifted).toBe(true)
+    expect(instantsForWallTime(gap.wall, gap.wall, 'Australia/Lord_Howe')).toEqual([])
+    expect(wallClockAt('Australia/Lord_Howe', gap.instant)).toMatchObject({ year: 2026, month: 10, day: 4, hour: 2, minute: 45 })
+  })
+})
+
+describe('COUNT and UNTIL', () => {
+  it('ends after COUNT occurrences', () => {
+    expect(series('FREQ=DAILY;COUNT=2', 'UTC', '2026-07-15', 5)).toEqual(['2026-07-15T09:00:00+00:00[UTC]', '2026-07-16T09:00:00+00:00[UTC]'])
+  })
+
+  it('ends at the end of an UNTIL date in the zone, inclusive', () => {
+    expect(series('FREQ=DAILY;BYHOUR=23;UNTIL=20260716', 'Asia/Tokyo', '2026-07-15', 5)).toEqual([
+      '2026-07-15T23:00:00+09:00[Asia/Tokyo]',
+      '2026-07-16T23:00:00+09:00[Asia/Tokyo]',
+    ])
+  })
+
+  it('ends at an UNTIL instant, inclusive', () => {
+    expect(series('FREQ=DAILY;UNTIL=20260716T070000Z', 'Europe/Berlin', '2026-07-15', 5)).toEqual(['2026-07-15T09:00:00+02:00[Europe/Berlin]', '2026-07-16T09:00:00+02:00[Europe/Berlin]'])
+    expect(series('FREQ=DAILY;UNTIL=20260716T065959Z', 'Europe/Berlin', '2026-07-15', 5)).toEqual(['2026-07-15T09:00:00+02:00[Europe/Berlin]'])
+  })
+})
+
+const RULE_ZONES = ['America/New_York', 'Europe/Berlin', 'Australia/Sydney', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Asia/Kolkata', 'UTC']
+
+const arbitraryRule = fc
+  .record({
+    freq: fc.constantFrom('DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'),
+    interval: fc.integer({ min: 1, max: 3 }),
+    hour: fc.integer({ min: 0, max: 23 }),
+    minute: fc.constantFrom(0, 15, 30, 45),
+    days: fc.subarray(['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], { minLength: 0, maxLength: 3 }),
+    ordinal: fc.constantFrom(null, 1, 2, -1),
+    monthDay: fc.constantFrom(null, 1, 15, 28, -1),
+    month: fc.constantFrom(null, 3, 10),
+    setPos: fc.constantFrom(null, 1, -1),
+    wkst: fc.constantFrom(null, 'SU'),
+  })
+  .map((r) => {
+    const parts = [`FREQ=${r.freq}`]
+    if (r.interval > 1) parts.push(`INTERVAL=${r.interval}`)
+    const ordinalAllowed = r.freq === 'MONTHLY' || r.freq === 'YEARLY'
+    if (r.days.length > 0) parts.push(`BYDAY=${r.days.map((d) => (ordinalAllowed && r.ordinal !== null ? `${r.ordinal}${d}` : d)).join(',')}`)
+    if (r.monthDay !== null && r.freq !== 'WEEKLY') parts.push(`BYMONTHDAY=${r.monthDay}`)
+    if (r.month !== null && r.freq !== 'DAILY') parts.push(`BYMONTH=${r.month}`)
+    if (r.setPos !== null && r.freq !== 'DAILY' && r.days.length > 1) parts.push(`BYSETPOS=${r.setPos}`)
+    if (r.wkst !== null && r.freq === 'WEEKLY') parts.push(`WKST=${r.wkst}`)
+    parts.push(`BYHOUR=${r.hour}`, `BYMINUTE=${r.minute}`)
+    return parts.join(';')
+  })
+
+describe('why the expansion is trusted', () => {
+  it('does not use rrule-temporal in the zone: 2.2.8 drops the New York spring-forward occurrence there, where SPEC 7.7 moves it forward', () => {
+    const zoned = new RRuleTemporal({
+      rruleString: 'FREQ=DAILY;COUNT=3;BYHOUR=2;BYMINUTE=30',
+      dtstart: Temporal.ZonedDateTime.from('2027-03-13T02:30:00[America/New_York]'),
+    })
+    expect(zoned.all().map(String)).toEqual(['2027-03-13T02:30:00-05:00[America/New_York]', '2027-03-15T02:30:00-04:00[America/New_York]', '2027-03-16T02:30:00-04:00[America/New_York]'])
+    expect(series('FREQ=DAILY;COUNT=3;BYHOUR=2;BYMINUTE=30', 'America/New_York', '2027-03-13', 3)).toEqual([
+      '2027-03-13T02:30:00-05:00[America/New_York]',
+      '2027-03-14T03:30:00-04:00[America/New_York]*',
+      '2027-03-15T02:30:00-04:00[America/New_York]',
+    ])
+  })
+
+  it('expands wall-clock dates exactly as an independent day-by-day RFC 5545 reading of the subset does', () => {
+    fc.assert(
+      fc.property(arbitraryRule, fc.integer({ min: 0, max: 700 }), (rrule, offsetDays) => {
+        const parsed = parseRrule(rrule)
+        if (!parsed.ok) return
+        const start = new Date(Date.UTC(2026, 0, 1) + offsetDays * 86_400_000)
+        const starts = { year: start.getUTCFullYear(), month: start.getUTCMonth() + 1, day: start.getUTCDate() }
+        const horizonDays = 800
+        const compared = start.getTime() + (horizonDays - 400) * 86_400_000
+        const expected = oracleWallTimes(parsed.rule, starts, horizonDays).filter((t) => t < compared).slice(0, 12)
+        const floating: CalendarSpec = { rrule, rule: parsed.rule, timeZone: 'UTC', starts }
+        const got = occurrencesBetween(floating, start.getTime() - 86_400_000, compared - 1).map((o) => o.instant).slice(0, 12)
+        expect(got.map((t) => new Date(t).toISOString())).toEqual(expected.map((t) => new Date(t).toISOString()))
+      }),
+      { numRuns: 300, seed: 20260715 },
+    )
+  })
+
+  it('resolves every wall time to its own time of day, unless the zone skipped it (then one gap later), with instants rising at least 300 s apart', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...RULE_ZONES),
+        fc.integer({ min: 0, max: 23 }),
+        fc.constantFrom(0, 15, 30, 45),
+        fc.constantFrom('FREQ=DAILY', 'FREQ=WEEKLY;BYDAY=SU', 'FREQ=MONTHLY;BYDAY=1SU,-1SU', 'FREQ=YEARLY;BYMONTH=3,4,9,10,11;BYDAY=SU'),
+        fc.integer({ min: 0, max: 400 }),
+        (zone, hour, minute, base, offsetDays) => {
+          const start = new Date(Date.UTC(2026, 6, 1) + offsetDays * 86_400_000)
+          const starts = start.toISOString().slice(0, 10)
+          const occurrences = occurrencesAfter(spec(`${base};BYHOUR=${hour};BYMINUTE=${minute}`, zone, starts), start.getTime() - 86_400_000, 40)
+          let previous = -Infinity
+          for (const o of occurrences) {
+            const wall = wallClockAt(zone, o.instant)
+            expect(o.wall).toMatchObject({ hour, minute })
+            if (o.shifted) {
+              expect(instantsForWallTime(o.wall, o.wall, zone)).toEqual([])
+              expect(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute)).toBeGreaterThan(Date.UTC(o.wall.year, o.wall.month - 1, o.wall.day, hour, minute))
+            } else {
+              expect(wall).toMatchObject({ year: o.wall.year, month: o.wall.month, day: o.wall.day, hour, minute })
+              expect(instantsForWallTime(o.wall, o.wall, zone)[0]).toBe(o.instant)
+            }
+            expect(o.instant - previous).toBeGreaterThanOrEqual(300_000)
+            previous = o.instant
+          }
+        },
+      ),
+      { numRuns: 120, seed: 7 },
+    )
+  })
+})
