@@ -20,6 +20,7 @@ import { isScheduleError, type ScheduleError } from '../schedule/errors.ts'
 import { createArgsSchema, updateArgsSchema } from '../schedule/tool-args.ts'
 
 const updateBody = updateArgsSchema.omit({ id: true })
+const SHAPE_ISSUES = new Set<string>(['invalid_type', 'unrecognized_keys', 'invalid_union'])
 
 /** The API error of a Schedule domain error on the reminder routes (SPEC 8: 422, except a missing reminder or a log that cannot be read). */
 export function scheduleApiError(error: ScheduleError): ApiError {
@@ -298,30 +299,33 @@ export function createApp(deps: AppDeps): Hono {
     if (!result.ok) throw scheduleApiError(result.error)
     return c.json({ schedule: result.view }, status)
   }
-  const bodyObject = async (c: Context, schema: ZodType): Promise<Record<string, unknown>> => {
+  /** Decodes a body with its zod schema: shape and type problems are 400; with `domainRanges`, range and value problems are left to the Schedule domain (422). */
+  const bodyObject = async (c: Context, schema: ZodType, domainRanges: boolean): Promise<Record<string, unknown>> => {
     const body = await readJson(c)
     const parsed = schema.safeParse(body)
-    if (!parsed.success) throw new ApiError(400, 'bad-request', firstIssue(parsed.error))
+    if (parsed.success) return body as Record<string, unknown>
+    const shape = parsed.error.issues.filter((issue) => !domainRanges || SHAPE_ISSUES.has(issue.code))
+    if (shape.length > 0) throw new ApiError(400, 'bad-request', firstIssue({ issues: shape }))
     return body as Record<string, unknown>
   }
 
   app.post('/api/sessions/:id/schedules', async (c) => {
     const id = sessionIdParam(c)
-    const body = await bodyObject(c, createArgsSchema)
+    const body = await bodyObject(c, createArgsSchema, true)
     const session = await host.openSession(id)
     return scheduleAnswer(c, await schedules().create(session, body), 201)
   })
 
   app.patch('/api/sessions/:id/schedules/:scheduleId', async (c) => {
     const id = sessionIdParam(c)
-    const body = await bodyObject(c, updateBody)
+    const body = await bodyObject(c, updateBody, true)
     const session = await host.openSession(id)
     return scheduleAnswer(c, await schedules().update(session, c.req.param('scheduleId') ?? '', body), 200)
   })
 
   app.post('/api/sessions/:id/schedules/:scheduleId/snooze', async (c) => {
     const id = sessionIdParam(c)
-    const body = await bodyObject(c, snoozeBody)
+    const body = await bodyObject(c, snoozeBody, false)
     const session = await host.openSession(id)
     return scheduleAnswer(c, await schedules().snooze(session, c.req.param('scheduleId') ?? '', body.seconds as number), 201)
   })

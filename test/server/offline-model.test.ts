@@ -142,3 +142,54 @@ describe('offline model through the API', () => {
     await host.close()
   })
 })
+
+describe('offline model confirmations in local words', () => {
+  async function session(zone: string, now: string) {
+    const dir = await tempDir()
+    const clock = new FakeClock(Date.parse(now))
+    const { host, schedules } = await compose({ dataDir: dir, model: 'offline', clock, timers: new ManualTimers(), log: () => undefined })
+    const app = createApp({ host, schedules })
+    const post = (path: string, body: unknown) =>
+      app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    await post('/api/sessions', { sessionId: 's', timeZone: zone })
+    const opened = await host.openSession('s')
+    const say = async (text: string): Promise<string> => {
+      await post('/api/sessions/s/messages', { text, clientTimeZone: zone })
+      await settle(opened)
+      return assistantTexts(opened.events()).at(-1) ?? ''
+    }
+    return { host, say }
+  }
+
+  it('confirms "remind me at 07:45 tomorrow to feed the cat" in Chatham with 07:45 and the place, never a Z instant', async () => {
+    const { host, say } = await session('Pacific/Chatham', '2026-11-30T20:00:00Z')
+    const answer = await say('remind me at 07:45 tomorrow to feed the cat')
+    expect(answer).toBe('Done: reminder schedule-1 "feed the cat" is set for tomorrow at 07:45 in Chatham.')
+    expect(answer).not.toMatch(/\dZ\b/)
+    await host.close()
+  })
+
+  it('creates, lists, changes and snoozes calendar reminders from phrases', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    expect(await say('remind me every weekday at 08:30 to check email')).toBe(
+      'Done: reminder schedule-1 "check email" is set for weekdays at 08:30 in Berlin; next today at 08:30 in Berlin.',
+    )
+    expect(await say('remind me on the 1st of every month at 9 to pay rent')).toBe(
+      'Done: reminder schedule-2 "pay rent" is set for monthly on the 1st at 09:00 in Berlin; next on 1 August 2026 at 09:00 in Berlin.',
+    )
+    expect(await say('change schedule-1 to 10:00')).toBe('Changed: reminder schedule-1 "check email" is now set for weekdays at 10:00 in Berlin; next today at 10:00 in Berlin.')
+    expect(await say('daily at 7 in America/New_York remind me to stretch')).toBe(
+      'Done: reminder schedule-3 "stretch" is set for every day at 07:00 in New York; next today at 07:00 in New York.',
+    )
+    expect(await say('list reminders')).toBe(
+      [
+        'Your reminders:',
+        '- schedule-1: "check email" weekdays at 10:00 in Berlin; next today at 10:00 in Berlin',
+        '- schedule-2: "pay rent" monthly on the 1st at 09:00 in Berlin; next on 1 August 2026 at 09:00 in Berlin',
+        '- schedule-3: "stretch" every day at 07:00 in New York; next today at 07:00 in New York',
+      ].join('\n'),
+    )
+    expect(await say('snooze schedule-2 for 15 minutes')).toBe('Done: reminder schedule-4 "pay rent" is set for today at 08:15 in Berlin.')
+    await host.close()
+  })
+})

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest'
+import type { ScheduleRecord } from '../../src/protocol/wire.ts'
+import { timezoneConfirmationRequired } from '../../src/schedule/errors.ts'
+import type { ImplicitZoneResult } from '../../src/schedule/implicit-zone.ts'
+import { createRecord, parseUpdateArgs, resolveUpdate, type CreateContext } from '../../src/schedule/selectors.ts'
+
+const NOW = Date.parse('2026-07-15T06:00:00.000Z')
+
+function context(implicit: ImplicitZoneResult = { ok: true, timeZone: 'Europe/Berlin' }, now = NOW): CreateContext & { asked: string[] } {
+  const asked: string[] = []
+  return {
+    now,
+    nextId: 'schedule-1',
+    asked,
+    implicitZone: (subject) => {
+      asked.push(subject)
+      return implicit
+    },
+  }
+}
+
+function create(args: unknown, ctx: CreateContext = context()): unknown {
+  const result = createRecord(args, ctx)
+  return result.ok ? result.value : result.error.toToolError()
+}
+
+describe('createRecord: rrule', () => {
+  it('stores the rule, its zone, the start date (today in the zone), the catch-up policy and the next occurrence', () => {
+    expect(create({ prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30', time_zone: 'America/New_York' })).toEqual({
+      id: 'schedule-1',
+      kind: 'calendar',
+      prompt: 'stand-up',
+      rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30',
+      timeZone: 'America/New_York',
+      starts: '2026-07-15',
+      catchUp: 'latest',
+      scheduledAt: '2026-07-15T12:30:00.000Z',
+    })
+  })
+
+  it('takes starts and catch_up, and skips an occurrence of today that is already past', () => {
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=7', time_zone: 'Europe/Berlin', catch_up: 'all' })).toMatchObject({
+      starts: '2026-07-15',
+      catchUp: 'all',
+      scheduledAt: '2026-07-16T05:00:00.000Z',
+    })
+    expect(create({ prompt: 'x', rrule: 'FREQ=MONTHLY', time_zone: 'Europe/Berlin', starts: '2026-08-03' })).toMatchObject({
+      starts: '2026-08-03',
+      scheduledAt: '2026-08-03T07:00:00.000Z',
+    })
+  })
+
+  it('uses the implicit zone only when no time_zone is given, exactly as for a local at', () => {
+    const ctx = context({ ok: true, timeZone: 'Asia/Kolkata' })
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY' }, ctx)).toMatchObject({ timeZone: 'Asia/Kolkata', scheduledAt: '2026-07-16T03:30:00.000Z' })
+    expect(ctx.asked).toEqual(['rrule'])
+    const explicit = context()
+    create({ prompt: 'x', rrule: 'FREQ=DAILY', time_zone: 'UTC' }, explicit)
+    expect(explicit.asked).toEqual([])
+  })
+
+  it('answers timezone_confirmation_required when the zones do not agree', () => {
+    const refusal = timezoneConfirmationRequired('Europe/Berlin', ['America/New_York'], 'rrule')
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY' }, context({ ok: false, error: refusal }))).toEqual({
+      code: 'timezone_confirmation_required',
+      message:
+        'an rrule without time_zone needs the Session time zone and the client time zone of this request to be one and the same zone; ask the user which IANA time zone they mean and pass it as time_zone',
+      sessionTimeZone: 'Europe/Berlin',
+      clientTimeZones: ['America/New_York'],
+    })
+  })
+
+  it.each([
+    [{ rrule: 'FREQ=HOURLY' }, 'invalid_rule', 'rrule is not valid: FREQ must be one of DAILY, WEEKLY, MONTHLY, YEARLY, got "HOURLY"'],
+    [{ rrule: 42 }, 'invalid_rule', 'rrule is not valid: rrule must be a string such as "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30"'],
+    [{ rrule: 'FREQ=DAILY', time_zone: 'CST' }, 'invalid_time_zone', 'time_zone must be an IANA time zone name such as "Europe/Berlin", got "CST"'],
+    [{ rrule: 'FREQ=DAILY', time_zone: 'UTC', starts: '2026-02-30' }, 'invalid_rule', 'starts must be a real calendar date in YYYY-MM-DD form, got "2026-02-30"'],
+    [{ rrule: 'FREQ=DAILY', time_zone: 'UTC', catch_up: 'some' }, 'invalid_rule', 'catch_up must be "latest", "all" or "skip", got "some"'],
+    [{ after_seconds: 60, time_zone: 'UTC' }, 'invalid_selector', 'time_zone applies only to rrule; a local at takes at.time_zone'],
+    [{ after_seconds: 60, catch_up: 'all' }, 'invalid_selector', 'catch_up applies only to every_seconds and rrule'],
+    [{ every_seconds: 600, starts: '2026-07-15' }, 'invalid_selector', 'starts applies only to rrule'],
+    [{ rrule: 'FREQ=DAILY;BYMINUTE=0,4', time_zone: 'UTC' }, 'frequency_too_high', 'occurrences 2026-07-15T09:00:00.000Z and 2026-07-15T09:04:00.000Z are less than 300 seconds apart; a calendar rule needs at least 300 seconds between occurrences'],
+    [{ rrule: 'FREQ=DAILY;COUNT=3', time_zone: 'UTC', starts: '2026-07-01' }, 'not_future', 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)'],
+    [{ rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', time_zone: 'UTC' }, 'not_future', 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)'],
+  ])('refuses %j', (fields, code, message) => {
+    expect(create({ prompt: 'x', ...fields })).toEqual({ code, message })
+  })
+
+  it('accepts a 300-second spacing exactly', () => {
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMINUTE=0,5', time_zone: 'UTC' })).toMatchObject({ scheduledAt: '2026-07-15T09:00:00.000Z' })
+  })
+
+  it('keeps a catch-up policy on every_seconds', () => {
+    expect(create({ prompt: 'x', every_seconds: 900, catch_up: 'skip' })).toMatchObject({ kind: 'every', catchUp: 'skip' })
+  })
+})
+
+const daily: ScheduleRecord = {
+  id: 'schedule-3',
+  kind: 'calendar',
+  prompt: 'stand-up',
+  rrule: 'FREQ=DAILY;BYHOUR=9',
+  timeZone: 'Europe/Berlin',
+  starts: '2026-07-15',
+  catchUp: 'all',
+  scheduledAt: '2026-07-15T07:00:00.000Z',
+}
+
+function update(record: ScheduleRecord, args: Record<string, unknown>, ctx = context()): unknown {
+  const parsed = parseUpdateArgs({ id: record.id, ...args })
+  if (!parsed.ok) return parsed.error.toToolError()
+  const result = resolveUpdate(record, parsed.value.fields, ctx)
+  return result.ok ? result.value : result.error.toToolError()
+}
+
+describe('resolveUpdate', () => {
+  it('re-validates a changed rule with the same zone, start and policy when only the rule changes', () => {
+    expect(update(daily, { rrule: 'FREQ=DAILY;BYHOUR=10', time_zone: 'Europe/Berlin' })).toEqual({ ...daily, rrule: 'FREQ=DAILY;BYHOUR=10', scheduledAt: '2026-07-15T08:00:00.000Z' })
+  })
+
+  it('changes the zone of a calendar rule and keeps its wall time', () => {
+    expect(update(daily, { time_zone: 'America/New_York' })).toEqual({ ...daily, timeZone: 'America/New_York', scheduledAt: '2026-07-15T13:00:00.000Z' })
+  })
+
+  it('changes only the prompt without moving the target', () => {
+    expect(update(daily, { prompt: '  stand up  ' })).toEqual({ ...daily, prompt: 'stand up' })
+    const after: ScheduleRecord = { id: 'schedule-3', kind: 'after', prompt: 'tea', afterSeconds: 60, scheduledAt: '2026-07-15T06:01:00.000Z' }
+    expect(update(after, { prompt: 'green tea' })).toEqual({ ...after, prompt: 'green tea' })
+  })
+
+  it('reads a local at in a new zone at the same wall time', () => {
+    const at: ScheduleRecord = { id: 'schedule-3', kind: 'at', prompt: 'call', scheduledAt: '2026-07-16T07:30:00.000Z', timeZone: 'Europe/Berlin' }
+    expect(update(at, { time_zone: 'Asia/Shanghai' })).toEqual({ ...at, scheduledAt: '2026-07-16T01:30:00.000Z', timeZone: 'Asia/Shanghai' })
+  })
+
+  it('replaces the selector, validated as on create (implicit zone included)', () => {
+    const ctx = context({ ok: true, timeZone: 'Europe/Berlin' })
+    expect(update(daily, { at: { date: '2026-07-16', time: '10:00:00' } }, ctx)).toEqual({
+      id: 'schedule-3',
+      kind: 'at',
+      prompt: 'stand-up',
+      scheduledAt: '2026-07-16T08:00:00.000Z',
+      timeZone: 'Europe/Berlin',
+    })
+    expect(ctx.asked).toEqual(['at'])
+    expect(update(daily, { every_seconds: 600 })).toMatchObject({ kind: 'every', everySeconds: 600, catchUp: 'all' })
+  })
+
+  it.each([
+    [{}, 'invalid_selector', 'schedule_update needs at least one field to change'],
+    [{ at: '2027-01-01T00:00:00Z', after_seconds: 5 }, 'invalid_selector', 'at most one of after_seconds, at, every_seconds, rrule may be changed, got after_seconds, at'],
+    [{ colour: 'red' }, 'invalid_selector', 'schedule_update does not accept "colour"; it takes id, and optionally prompt, at most one of after_seconds, at, every_seconds, rrule, time_zone, starts, catch_up'],
+    [{ prompt: ' ' }, 'invalid_prompt', 'prompt must be a non-empty string'],
+    [{ rrule: 'FREQ=DAILY;COUNT=1', time_zone: 'UTC', starts: '2026-01-01' }, 'not_future', 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)'],
+  ])('refuses %j', (args, code, message) => {
+    expect(update(daily, args)).toEqual({ code, message })
+  })
+})

@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest'
+import { canonicalTimeZone } from '../../src/protocol/time-zone.ts'
+import { createApp } from '../../src/server/app.ts'
+import { compose } from '../../src/server/compose.ts'
+import { listen } from '../../src/server/serve.ts'
+import { ScriptedModel } from '../../src/host/models/scripted.ts'
+import { FakeClock } from '../support/fake-clock.ts'
+import { ManualTimers } from '../support/manual-timers.ts'
+import { tempDir } from '../support/temp-dir.ts'
+import { apiError, call } from './app-harness.ts'
+
+const T0 = Date.parse('2026-07-15T06:00:00.000Z')
+
+async function setup() {
+  const dir = await tempDir()
+  const clock = new FakeClock(T0)
+  const timers = new ManualTimers()
+  const { host, schedules } = await compose({ dataDir: dir, model: new ScriptedModel(), clock, timers, log: () => undefined })
+  const app = createApp({ host, schedules })
+  await call(app, 'POST', '/api/sessions', { sessionId: 'berlin', timeZone: 'Europe/Berlin' })
+  return { dir, host, app, clock, timers, schedules }
+}
+
+const noHistory = { deliveries: 0, lastDeliveredAt: null, missed: 0 }
+
+describe('POST /api/sessions/:id/schedules', () => {
+  it('creates a calendar reminder in the zone picked on screen: 201 with its view, durable', async () => {
+    const { app, host } = await setup()
+    const answer = await call(app, 'POST', '/api/sessions/berlin/schedules', {
+      prompt: 'stand-up',
+      rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30',
+      time_zone: 'America/New_York',
+    })
+    expect(answer).toEqual({
+      status: 201,
+      body: {
+        schedule: {
+          id: 'schedule-1',
+          kind: 'calendar',
+          prompt: 'stand-up',
+          rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30',
+          starts: '2026-07-15',
+          catchUp: 'latest',
+          scheduledAt: '2026-07-15T12:30:00.000Z',
+          state: 'scheduled',
+          deliveryMode: 'session-local',
+          timeZone: 'America/New_York',
+          scheduledAtLocal: '2026-07-15T08:30:00-04:00[America/New_York]',
+          upcoming: ['2026-07-15T12:30:00.000Z', '2026-07-16T12:30:00.000Z', '2026-07-17T12:30:00.000Z', '2026-07-20T12:30:00.000Z', '2026-07-21T12:30:00.000Z'],
+          ...noHistory,
+        },
+      },
+    })
+    expect((await call(app, 'GET', '/api/sessions/berlin/schedules')).body).toEqual({ schedules: [answer.body && (answer.body as { schedule: unknown }).schedule] })
+    await host.close()
+  })
+
+  it.each([
+    [{ prompt: 'x', rrule: 'FREQ=HOURLY', time_zone: 'UTC' }, 'invalid_rule', 'rrule is not valid: FREQ must be one of DAILY, WEEKLY, MONTHLY, YEARLY, got "HOURLY"', {}],
+    [{ prompt: ' ', after_seconds: 60 }, 'invalid_prompt', 'prompt must be a non-empty string', {}],
+    [{ prompt: 'x', at: '2026-07-15T05:00:00Z' }, 'not_future', 'the target 2026-07-15T05:00:00.000Z is not in the future (now is 2026-07-15T06:00:00.000Z)', {}],
+    [{ prompt: 'x', every_seconds: 60 }, 'frequency_too_high', 'every_seconds must be at least 300, got 60', {}],
+    [{ prompt: 'x', after_seconds: 60, at: '2027-01-01T00:00:00Z' }, 'invalid_selector', 'exactly one of after_seconds, at, every_seconds, rrule is required, got after_seconds, at', {}],
+    [{ prompt: 'x', rrule: 'FREQ=DAILY', time_zone: 'PST' }, 'invalid_time_zone', 'time_zone must be an IANA time zone name such as "Europe/Berlin", got "PST"', {}],
+    [
+      { prompt: 'x', at: { date: '2026-07-16', time: '09:00:00' } },
+      'timezone_confirmation_required',
+      'a local at without time_zone needs the Session time zone and the client time zone of this request to be one and the same zone; ask the user which IANA time zone they mean and pass it as at.time_zone',
+      { sessionTimeZone: 'Europe/Berlin', clientTimeZones: [] },
+    ],
+  ])('answers a Schedule domain error %j with 422 and writes nothing', async (body, code, message, details) => {
+    const { app, host } = await setup()
+    expect(await call(app, 'POST', '/api/sessions/berlin/schedules', body)).toEqual({ status: 422, body: apiError(code, message, details) })
+    const session = await host.openSession('berlin')
+    expect(session.events().some((e) => e.type === 'schedule/change')).toBe(false)
+    await host.close()
+  })
+
+  it.each([
+    ['{', 'request body is not valid JSON'],
+    [JSON.stringify({ prompt: 5, after_seconds: 60 }), 'prompt: Invalid input: expected string, received number'],
+    [JSON.stringify({ prompt: 'x', after_seconds: '60' }), 'after_seconds: Invalid input: expected number, received string'],
+    [JSON.stringify({ prompt: 'x', after_seconds: 60, colour: 'red' }), 'body: Unrecognized key: "colour"'],
+    [JSON.stringify([]), 'body: Invalid input: expected object, received array'],
+  ])('answers a malformed body %s with 400', async (body, message) => {
+    const { app, host } = await setup()
+    expect(await call(app, 'POST', '/api/sessions/berlin/schedules', body)).toEqual({ status: 400, body: apiError('bad-request', message) })
+    await host.close()
+  })
+
+  it('answers 404 for an unknown Session', async () => {
+    const { app, host } = await setup()
+    expect((await call(app, 'POST', '/api/sessions/nobody/schedules', { prompt: 'x', after_seconds: 60 })).status).toBe(404)
+    await host.close()
+  })
+})
+
+describe('PATCH /api/sessions/:id/schedules/:scheduleId', () => {
+  it('changes a reminder, re-validated like create, and answers 200 with its view', async () => {
+    const { app, host } = await setup()
+    await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'tea', at: { date: '2026-07-16', time: '09:00:00', time_zone: 'Europe/Berlin' } })
+    expect(await call(app, 'PATCH', '/api/sessions/berlin/schedules/schedule-1', { prompt: 'green tea', time_zone: 'Asia/Shanghai' })).toEqual({
+      status: 200,
+      body: {
+        schedule: {
+          id: 'schedule-1',
+          kind: 'at',
+          prompt: 'green tea',
+          scheduledAt: '2026-07-16T01:00:00.000Z',
+          state: 'scheduled',
+          deliveryMode: 'session-local',
+          timeZone: 'Asia/Shanghai',
+          scheduledAtLocal: '2026-07-16T09:00:00+08:00[Asia/Shanghai]',
+          upcoming: ['2026-07-16T01:00:00.000Z'],
+          ...noHistory,
+        },
+      },
+    })
+    expect(await call(app, 'PATCH', '/api/sessions/berlin/schedules/schedule-1', { at: '2026-07-15T05:00:00Z' })).toEqual({
+      status: 422,
+      body: apiError('not_future', 'the target 2026-07-15T05:00:00.000Z is not in the future (now is 2026-07-15T06:00:00.000Z)', {}),
+    })
+    expect(await call(app, 'PATCH', '/api/sessions/berlin/schedules/schedule-1', { id: 'schedule-2' })).toEqual({ status: 400, body: apiError('bad-request', 'body: Unrecognized key: "id"') })
+    await host.close()
+  })
+
+  it('answers 404 schedule_not_found for an unknown or finished reminder', async () => {
+    const { app, host } = await setup()
+    expect(await call(app, 'PATCH', '/api/sessions/berlin/schedules/schedule-9', { prompt: 'x' })).toEqual({
+      status: 404,
+      body: apiError('schedule_not_found', 'there is no active reminder "schedule-9"', { id: 'schedule-9' }),
+    })
+    await host.close()
+  })
+})
+
+describe('POST /api/sessions/:id/schedules/:scheduleId/snooze', () => {
+  it('creates a new after reminder with the same prompt, also for a reminder that was already delivered', async () => {
+    const { app, host, clock, timers } = await setup()
+    await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 60 })
+    clock.advance(60_000)
+    timers.fireAll()
+    const session = await host.openSession('berlin')
+    for (let i = 0; i < 100 && !session.events().some((e) => e.type === 'schedule/change' && e.data.operation === 'dispatch'); i++) await new Promise((r) => setTimeout(r, 5))
+    expect((await call(app, 'GET', '/api/sessions/berlin/schedules')).body).toEqual({ schedules: [] })
+    expect(await call(app, 'POST', '/api/sessions/berlin/schedules/schedule-1/snooze', { seconds: 600 })).toEqual({
+      status: 201,
+      body: {
+        schedule: {
+          id: 'schedule-2',
+          kind: 'after',
+          prompt: 'stretch',
+          afterSeconds: 600,
+          scheduledAt: '2026-07-15T06:11:00.000Z',
+          state: 'scheduled',
+          deliveryMode: 'session-local',
+          timeZone: 'Europe/Berlin',
+          scheduledAtLocal: '2026-07-15T08:11:00+02:00[Europe/Berlin]',
+          upcoming: ['2026-07-15T06:11:00.000Z'],
+          ...noHistory,
+        },
+      },
+    })
+    await host.close()
+  })
+
+  it.each([[59], [86_401], ['600'], [60.5]])('answers 400 for seconds %j', async (seconds) => {
+    const { app, host } = await setup()
+    await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 60 })
+    expect((await call(app, 'POST', '/api/sessions/berlin/schedules/schedule-1/snooze', { seconds })).status).toBe(400)
+    await host.close()
+  })
+
+  it('answers 404 schedule_not_found for a reminder the Session never had', async () => {
+    const { app, host } = await setup()
+    expect(await call(app, 'POST', '/api/sessions/berlin/schedules/schedule-3/snooze', { seconds: 600 })).toEqual({
+      status: 404,
+      body: apiError('schedule_not_found', 'there is no active reminder "schedule-3"', { id: 'schedule-3' }),
+    })
+    await host.close()
+  })
+})
+
+describe('reminder routes on a real server', () => {
+  it('creates, changes and snoozes over HTTP', async () => {
+    const dir = await tempDir()
+    const { host, schedules } = await compose({ dataDir: dir, model: new ScriptedModel(), clock: new FakeClock(T0), timers: new ManualTimers(), log: () => undefined })
+    const server = await listen({ host, bindHost: '127.0.0.1', port: 0, schedules })
+    const send = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      return { status: response.status, body: (await response.json()) as { schedule?: Record<string, unknown>; error?: Record<string, unknown> } }
+    }
+    await send('POST', '/api/sessions', { sessionId: 's', timeZone: 'Asia/Kolkata' })
+    const created = await send('POST', '/api/sessions/s/schedules', { prompt: 'rent', rrule: 'FREQ=MONTHLY;BYMONTHDAY=1', time_zone: 'Asia/Kolkata', catch_up: 'skip' })
+    expect([created.status, created.body.schedule?.scheduledAtLocal]).toEqual([201, `2026-08-01T09:00:00+05:30[${canonicalTimeZone('Asia/Kolkata')}]`])
+    const changed = await send('PATCH', '/api/sessions/s/schedules/schedule-1', { catch_up: 'all' })
+    expect([changed.status, changed.body.schedule?.catchUp]).toEqual([200, 'all'])
+    const snoozed = await send('POST', '/api/sessions/s/schedules/schedule-1/snooze', { seconds: 3600 })
+    expect([snoozed.status, snoozed.body.schedule?.kind, snoozed.body.schedule?.prompt]).toEqual([201, 'after', 'rent'])
+    const refused = await send('POST', '/api/sessions/s/schedules', { prompt: 'x', rrule: 'FREQ=DAILY;BYMINUTE=0,1', time_zone: 'UTC' })
+    expect([refused.status, refused.body.error?.code]).toEqual([422, 'frequency_too_high'])
+    await server.close()
+  })
+})
