@@ -1,0 +1,49 @@
+import { formatInTimeZone } from 'date-fns-tz'
+import { expect, test } from './support/fixtures.ts'
+import { createSessionFromUi, sendMessage, waitForTurnEnds } from './support/browser.ts'
+import { fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
+
+const shown = (iso: string, zone: string): string => formatInTimeZone(Date.parse(iso), zone, 'EEE d MMM yyyy, HH:mm:ss xxx')
+
+test('a weekday reminder made in a Berlin browser shows its rule in words and its next occurrences in Berlin and in a New York browser’s time', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
+  const berlin = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(berlin)
+  await sendMessage(berlin, 'remind me every weekday at 08:30 to check email')
+  await waitForTurnEnds(server.url, id, 1)
+
+  const [view] = await fetchSchedules(server.url, id)
+  expect(view).toMatchObject({ id: 'schedule-1', kind: 'calendar', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30', timeZone: 'Europe/Berlin', catchUp: 'latest' })
+  const upcoming = view.upcoming as string[]
+  expect(upcoming).toHaveLength(5)
+  for (const at of upcoming) {
+    expect(formatInTimeZone(Date.parse(at), 'Europe/Berlin', 'HH:mm')).toBe('08:30')
+    expect(['Sat', 'Sun']).not.toContain(formatInTimeZone(Date.parse(at), 'Europe/Berlin', 'EEE'))
+  }
+  const { events } = await readSessionFile(server.dataDir, id)
+  expect(scheduleChanges(events)).toEqual([{ version: 1, operation: 'create', schedule: expect.objectContaining({ kind: 'calendar', timeZone: 'Europe/Berlin', rrule: view.rrule }) }])
+
+  const answer = berlin.getByTestId('message-assistant')
+  await expect(answer).toContainText('Done: reminder schedule-1 "check email" is set for weekdays at 08:30 in Berlin; next ')
+  await expect(answer).not.toContainText('.000Z')
+
+  const reminder = berlin.getByTestId('reminder')
+  await expect(reminder.getByTestId('reminder-rule')).toHaveText('Weekdays at 08:30 · Berlin · schedule-1')
+  const berlinOccurrences = reminder.getByTestId('reminder-occurrence')
+  await expect(berlinOccurrences).toHaveCount(5)
+  for (const [i, at] of upcoming.entries()) await expect(berlinOccurrences.nth(i)).toHaveText(shown(at, 'Europe/Berlin'))
+  await expect(reminder.getByTestId('reminder-history')).toHaveText('Not delivered yet')
+  await berlin.getByRole('region', { name: 'Reminders' }).screenshot({ path: testInfo.outputPath('calendar-reminder-berlin.png') })
+
+  const newYork = await zones.open('America/New_York', berlin.url())
+  const nyReminder = newYork.getByTestId('reminder')
+  await expect(nyReminder.getByTestId('reminder-rule')).toHaveText('Weekdays at 08:30 · Berlin · schedule-1')
+  const nyOccurrences = nyReminder.getByTestId('reminder-occurrence')
+  await expect(nyOccurrences).toHaveCount(5)
+  for (const [i, at] of upcoming.entries()) {
+    await expect(nyOccurrences.nth(i)).toHaveText(`${shown(at, 'Europe/Berlin')} · ${shown(at, 'America/New_York')} (New York)`)
+  }
+  await expect(nyReminder).toContainText('Session zone (Europe/Berlin)')
+  await expect(nyReminder).toContainText('This browser (America/New_York)')
+  await newYork.getByRole('region', { name: 'Reminders' }).screenshot({ path: testInfo.outputPath('calendar-reminder-new-york.png') })
+})
