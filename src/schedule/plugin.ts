@@ -1,5 +1,5 @@
 import type { Plugin, SessionView } from '../host/plugin-api.ts'
-import type { ScheduleView } from '../protocol/wire.ts'
+import type { ScheduleView } from '../protocol/index.ts'
 import type { ScheduleError } from './errors.ts'
 import { ScheduleOwner, realTimers, type Timers } from './owner.ts'
 import { sessionScheduleFold } from './session-state.ts'

@@ -1,4 +1,4 @@
-import type { ScheduleRecord } from '../protocol/wire.ts'
+import type { ScheduleRecord } from '../protocol/index.ts'
 import { checkTarget, isInRange } from './absolute-time.ts'
 import { MAX_CATCH_UP, type DueSeries } from './catch-up.ts'
 import type { ScheduleResult } from './errors.ts'

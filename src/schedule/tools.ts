@@ -1,5 +1,5 @@
 import type { SessionView, ToolDefinition } from '../host/plugin-api.ts'
-import type { ScheduleRecord, ScheduleView } from '../protocol/wire.ts'
+import type { ScheduleRecord, ScheduleView } from '../protocol/index.ts'
 import type { ScheduleWriter } from './writer.ts'
 import { createChange, decodeScheduleChange, deleteChange, scheduleChangeDraft, updateChange } from './changes.ts'
 import { internalError, isScheduleError, persistenceUncertain, scheduleNotFound, type ScheduleError, type ScheduleOperation } from './errors.ts'

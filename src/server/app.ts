@@ -15,9 +15,7 @@ import {
 import { HostError, isStoreError, randomId, type Host, type SessionDescription } from '../host/index.ts'
 import { ApiError, errorResponse } from './api-error.ts'
 import { security, type SecurityOptions } from './security.ts'
-import type { ScheduleService, ServiceResult } from '../schedule/plugin.ts'
-import { isScheduleError, type ScheduleError } from '../schedule/errors.ts'
-import { createArgsSchema, updateArgsSchema } from '../schedule/tool-args.ts'
+import { createArgsSchema, isScheduleError, updateArgsSchema, type ScheduleError, type ScheduleService, type ServiceResult } from '../schedule/index.ts'
 
 const updateBody = updateArgsSchema.omit({ id: true })
 const SHAPE_ISSUES = new Set<string>(['invalid_type', 'unrecognized_keys', 'invalid_union'])

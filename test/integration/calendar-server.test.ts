@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { SessionEvent } from '../../src/protocol/events.ts'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
 import { checkFile } from '../../src/server/check.ts'
-import { compose } from '../../src/server/compose.ts'
+import { checkFolds, compose } from '../../src/server/compose.ts'
 import { listen, type RunningServer } from '../../src/server/serve.ts'
 import { FakeClock } from '../support/fake-clock.ts'
 import { ManualTimers } from '../support/manual-timers.ts'
@@ -115,7 +115,7 @@ describe('calendar reminders through a real server and loop (script model)', () 
     expect(view).toMatchObject({ scheduledAt: '2026-07-18T07:00:00.000Z', scheduledAtLocal: '2026-07-18T09:00:00+02:00[Europe/Berlin]', ...history })
     expect(view.upcoming).toEqual(['2026-07-18T07:00:00.000Z', '2026-07-19T07:00:00.000Z', '2026-07-20T07:00:00.000Z', '2026-07-21T07:00:00.000Z', '2026-07-22T07:00:00.000Z'])
     await second.close()
-    expect(await checkFile(join(dir, 'data/sessions/s.jsonl'))).toEqual({ ok: true, line: `ok ${join(dir, 'data/sessions/s.jsonl')}` })
+    expect(await checkFile(join(dir, 'data/sessions/s.jsonl'), await checkFolds())).toEqual({ ok: true, line: `ok ${join(dir, 'data/sessions/s.jsonl')}` })
   })
 
   it('changes the next occurrence with an update that survives a restart', async () => {
@@ -142,7 +142,7 @@ describe('calendar reminders through a real server and loop (script model)', () 
       schedule: { id: 'schedule-1', kind: 'calendar', prompt: 'stand-up', rrule: 'FREQ=DAILY;BYHOUR=7;BYMINUTE=45', timeZone: 'Pacific/Chatham', starts: '2026-07-15', catchUp: 'latest', scheduledAt: '2026-07-15T19:00:00.000Z' },
     })
     await second.close()
-    expect((await checkFile(join(dir, 'data/sessions/s.jsonl'))).ok).toBe(true)
+    expect((await checkFile(join(dir, 'data/sessions/s.jsonl'), await checkFolds())).ok).toBe(true)
   })
 })
 
@@ -156,7 +156,7 @@ describe('check and the fold on calendar logs', () => {
     const path = join(dir, 'sessions/c.jsonl')
     const lines = [header, ...changesData.map((data, seq) => ({ seq, time: T0, type: 'schedule/change', data }))]
     await writeFile(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
-    return (await checkFile(path)).line.replace(path, '<file>')
+    return (await checkFile(path, await checkFolds())).line.replace(path, '<file>')
   }
 
   it('passes a version-1 log and a calendar log with update and dispatch', async () => {
