@@ -37,17 +37,10 @@ export const createArgsSchema = z.strictObject({
   catch_up: catchUp.optional(),
 })
 
-/** `schedule_update` arguments (SPEC 7.8). */
+/** `schedule_update` arguments (SPEC 7.8): the id and any of the create fields. */
 export const updateArgsSchema = z.strictObject({
   id: z.string().describe('The reminder id, e.g. schedule-2.'),
-  prompt: prompt.optional(),
-  after_seconds: afterSeconds.optional(),
-  at: at.optional(),
-  every_seconds: everySeconds.optional(),
-  rrule: rrule.optional(),
-  time_zone: timeZone.optional(),
-  starts: starts.optional(),
-  catch_up: catchUp.optional(),
+  ...createArgsSchema.partial().shape,
 })
 
 /** `schedule_list` arguments: none. */

@@ -2,10 +2,20 @@ import type { SessionView, ToolDefinition } from '../host/plugin-api.ts'
 import type { ScheduleRecord, ScheduleView } from '../protocol/index.ts'
 import type { ScheduleWriter } from './writer.ts'
 import { createChange, decodeScheduleChange, deleteChange, scheduleChangeDraft, updateChange } from './changes.ts'
-import { internalError, isScheduleError, persistenceUncertain, scheduleNotFound, type ScheduleError, type ScheduleOperation } from './errors.ts'
-import { findActive, nextScheduleId, NO_HISTORY, viewOf, views, type ActiveSchedule } from './fold.ts'
+import {
+  fail,
+  internalError,
+  isScheduleError,
+  ok,
+  persistenceUncertain,
+  scheduleNotFound,
+  type ScheduleError,
+  type ScheduleOperation,
+  type ScheduleResult,
+} from './errors.ts'
+import { findActive, nextScheduleId, NO_HISTORY, viewOf, views, type ActiveSchedule, type ScheduleHistory, type ScheduleState } from './fold.ts'
 import { resolveImplicitZone } from './implicit-zone.ts'
-import { createRecord, parseDeleteArgs, parseListArgs, parseUpdateArgs, resolveUpdate } from './selectors.ts'
+import { createRecord, parseDeleteArgs, parseListArgs, parseUpdateArgs, resolveUpdate, type CreateContext } from './selectors.ts'
 import { sessionScheduleFold } from './session-state.ts'
 import { createArgsSchema, deleteArgsSchema, listArgsSchema, toolParameters, updateArgsSchema } from './tool-args.ts'
 
@@ -49,48 +59,43 @@ async function appendDurably(
   return { ok: true, view }
 }
 
-/** Creates a reminder from tool arguments; answers only after the durability barrier. */
-export async function createSchedule(
+type RecordContext = { now: number; implicitZone: CreateContext['implicitZone'] }
+
+/** Builds a record from the folded state under the writer's lock and appends it durably as a create or update. */
+function writeRecord(
   session: SessionView,
-  args: unknown,
   now: () => number,
   writer: ScheduleWriter,
+  operation: Extract<ScheduleOperation, 'create' | 'update'>,
+  build: (state: ScheduleState, context: RecordContext) => ScheduleResult<{ record: ScheduleRecord; history: ScheduleHistory | null }>,
 ): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
   return writer.exclusive(session, async () => {
     const current = currentState(session)
     if (!current.ok) return { ok: false, error: current.error }
     const at = now()
-    const record = createRecord(args, {
-      now: at,
-      nextId: nextScheduleId(current.state),
-      implicitZone: (subject) => resolveImplicitZone(session.header, session.events(), subject),
-    })
-    if (!record.ok) return record
-    return appendDurably(session, record.value, 'create', at, null)
+    const built = build(current.state, { now: at, implicitZone: (subject) => resolveImplicitZone(session.header, session.events(), subject) })
+    if (!built.ok) return built
+    return appendDurably(session, built.value.record, operation, at, built.value.history)
+  })
+}
+
+/** Creates a reminder from tool arguments; answers only after the durability barrier. */
+export function createSchedule(session: SessionView, args: unknown, now: () => number, writer: ScheduleWriter): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
+  return writeRecord(session, now, writer, 'create', (state, context) => {
+    const record = createRecord(args, { ...context, nextId: nextScheduleId(state) })
+    return record.ok ? ok({ record: record.value, history: null }) : record
   })
 }
 
 /** Changes an active reminder from `schedule_update` arguments, re-validated as on create (SPEC 7.8). */
-export async function updateSchedule(
-  session: SessionView,
-  args: unknown,
-  now: () => number,
-  writer: ScheduleWriter,
-): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
-  return writer.exclusive(session, async () => {
+export function updateSchedule(session: SessionView, args: unknown, now: () => number, writer: ScheduleWriter): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
+  return writeRecord(session, now, writer, 'update', (state, context) => {
     const parsed = parseUpdateArgs(args)
     if (!parsed.ok) return parsed
-    const current = currentState(session)
-    if (!current.ok) return { ok: false, error: current.error }
-    const entry = findActive(current.state, parsed.value.id)
-    if (entry === undefined) return { ok: false, error: scheduleNotFound(parsed.value.id) }
-    const at = now()
-    const record = resolveUpdate(entry.record, parsed.value.fields, {
-      now: at,
-      implicitZone: (subject) => resolveImplicitZone(session.header, session.events(), subject),
-    })
-    if (!record.ok) return record
-    return appendDurably(session, record.value, 'update', at, entry.history)
+    const entry = findActive(state, parsed.value.id)
+    if (entry === undefined) return fail(scheduleNotFound(parsed.value.id))
+    const record = resolveUpdate(entry.record, parsed.value.fields, context)
+    return record.ok ? ok({ record: record.value, history: entry.history }) : record
   })
 }
 
