@@ -1,17 +1,21 @@
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import type { SessionEvent } from '../../src/protocol/events.ts'
+import { CspWatch } from './csp.ts'
 import { fetchEvents, turnEnds } from './log.ts'
 
 /** Browser contexts of one test, one per time zone, closed together. */
 export class ZoneBrowsers {
   private readonly contexts: BrowserContext[] = []
+  /** CSP violations and unprotected documents of every context opened here. */
+  readonly csp = new CspWatch()
 
   constructor(private readonly browser: Browser) {}
 
-  /** A page in a fresh context whose clock runs in `timeZone` (Playwright `timezoneId`). */
+  /** A page in a fresh context whose clock runs in `timeZone` (Playwright `timezoneId`), watched for CSP violations. */
   async open(timeZone: string, url?: string): Promise<Page> {
     const context = await this.browser.newContext({ timezoneId: timeZone, locale: 'en-US', viewport: { width: 1280, height: 860 } })
     this.contexts.push(context)
+    await this.csp.attach(context)
     const page = await context.newPage()
     if (url !== undefined) await page.goto(url)
     return page

@@ -18,12 +18,17 @@ export class Servers {
   }
 }
 
-/** Playwright's `test` with `zones` (one browser context per time zone) and `servers`. */
+/**
+ * Playwright's `test` with `zones` (one browser context per time zone; every page must load under
+ * the server's exact CSP and report no violation) and `servers`.
+ */
 export const test = base.extend<{ zones: ZoneBrowsers; servers: Servers }>({
   zones: async ({ browser }, use) => {
     const zones = new ZoneBrowsers(browser)
     await use(zones)
     await zones.closeAll()
+    expect(zones.csp.violations, 'CSP violations reported in the browser').toEqual([])
+    expect(zones.csp.unprotected, 'documents served without the CSP').toEqual([])
   },
   servers: async ({}, use, testInfo) => {
     const servers = new Servers()

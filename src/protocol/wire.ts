@@ -109,6 +109,8 @@ export type ApiErrorCode =
   | 'storage-unavailable'
   | 'session-busy'
   | ScheduleErrorCode
+  | 'unsupported-media-type'
+  | 'request-timeout'
 
 /** The body of every API error. */
 export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; details?: Record<string, unknown> } }

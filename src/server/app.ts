@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import type { ZodType } from 'zod'
 import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
 import { streamSSE } from 'hono/streaming'
 import type { SessionEvent } from '../protocol/index.ts'
 import { canonicalTimeZone, errorMessage } from '../protocol/index.ts'
@@ -14,7 +15,10 @@ import {
 } from '../protocol/index.ts'
 import { HostError, isStoreError, randomId, type Host, type SessionDescription } from '../host/index.ts'
 import { ApiError, errorResponse } from './api-error.ts'
+import { jsonBodiesOnly, requireJsonBody } from './json-body.ts'
 import { security, type SecurityOptions } from './security.ts'
+import { noStore, securityHeaders } from './security-headers.ts'
+import { SseOutbox, sseFrame } from './sse-outbox.ts'
 import { createArgsSchema, isScheduleError, updateArgsSchema, type ScheduleError, type ScheduleService, type ServiceResult } from '../schedule/index.ts'
 
 const updateBody = updateArgsSchema.omit({ id: true })
@@ -60,6 +64,7 @@ export function summarize(description: SessionDescription): SessionSummary {
 }
 
 async function readJson(c: Context): Promise<unknown> {
+  requireJsonBody(c)
   const text = await c.req.text()
   try {
     return JSON.parse(text) as unknown
@@ -146,12 +151,16 @@ export function createApp(deps: AppDeps): Hono {
   const heartbeatMs = deps.heartbeatMs ?? 15_000
 
   app.onError((error, c) => {
+    if (error instanceof HTTPException) return error.getResponse()
     const apiError = toApiError(error)
     if (apiError.status === 500) console.error(`request ${c.req.method} ${c.req.path} failed:`, error)
     if (apiError.code === 'storage-unavailable') c.header('Retry-After', String(apiError.details?.retryAfterSeconds ?? 1))
     return errorResponse(c, apiError)
   })
+  app.use('*', securityHeaders())
+  app.use('/api/*', noStore())
   app.use('*', security(deps.security ?? {}))
+  app.use('/api/*', jsonBodiesOnly())
   app.use(
     '/api/*',
     bodyLimit({
@@ -212,6 +221,8 @@ export function createApp(deps: AppDeps): Hono {
     // HEAD never reads the body: a stream started for it would never be cancelled, so never start one
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' })
     return streamSSE(c, async (stream) => {
+      const outbox = new SseOutbox(stream, c)
+      let caughtUp = false
       let wake: (() => void) | null = null
       let statusDirty = true
       let dirty = false
@@ -232,18 +243,21 @@ export function createApp(deps: AppDeps): Hono {
         notify()
       })
       try {
-        await stream.writeSSE({ event: 'status', data: JSON.stringify({ status: feed.status }) })
+        if (!outbox.push(sseFrame({ event: 'status', data: JSON.stringify({ status: feed.status }) }))) closed = true
         statusDirty = false
         while (!closed) {
           dirty = false
+          // catching up from the log waits for the reader; live events do not, so a reader that stops reading is dropped
           while (cursor + 1 < feed.length && !closed) {
+            if (!caughtUp) await outbox.room()
             const event = feed.event(cursor + 1) as SessionEvent
             cursor = event.seq
-            await stream.writeSSE({ id: String(event.seq), event: 'session-event', data: JSON.stringify(event) })
+            if (!outbox.push(sseFrame({ id: String(event.seq), event: 'session-event', data: JSON.stringify(event) }))) closed = true
           }
+          caughtUp = true
           if (statusDirty && !closed) {
             statusDirty = false
-            await stream.writeSSE({ event: 'status', data: JSON.stringify({ status: feed.status }) })
+            if (!outbox.push(sseFrame({ event: 'status', data: JSON.stringify({ status: feed.status }) }))) closed = true
           }
           if (closed) break
           if (dirty) continue
@@ -256,7 +270,7 @@ export function createApp(deps: AppDeps): Hono {
           })
           const why = await Promise.race([waited, beat])
           clearTimeout(timer)
-          if (why === 'beat' && !closed) await stream.write(': keep-alive\n\n')
+          if (why === 'beat' && !closed && !outbox.push(': keep-alive\n\n')) break
         }
       } finally {
         unsubscribe()

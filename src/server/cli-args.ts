@@ -1,3 +1,5 @@
+import { parseArgs as parseArgv } from 'node:util'
+
 /** Options of `serve` (SPEC 11). */
 export type ServeOptions = {
   port: number
@@ -9,6 +11,7 @@ export type ServeOptions = {
   token?: string
   publicHost?: string
   modelDelayMs?: number
+  maxConnections?: number
   build: boolean
 }
 
@@ -18,9 +21,30 @@ export type Command = { kind: 'serve'; options: ServeOptions } | { kind: 'check'
 /** Usage text of the CLI. */
 export const USAGE = `usage:
   serve [--port N] [--host H] [--data-dir DIR] [--model offline|openai:<model>|script:<file>]
-        [--refresh-interval-ms N] [--time-zone ZONE] [--token T] [--public-host NAME]
-        [--model-delay-ms N] [--no-build]
+        [--refresh-interval-ms N] [--time-zone ZONE] [--token T] [--public-host NAME|ORIGIN]
+        [--model-delay-ms N] [--max-connections N] [--no-build]
   check <session.jsonl|dir>...`
+
+const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  model: { type: 'string' },
+  'refresh-interval-ms': { type: 'string' },
+  'time-zone': { type: 'string' },
+  token: { type: 'string' },
+  'public-host': { type: 'string' },
+  'model-delay-ms': { type: 'string' },
+  'max-connections': { type: 'string' },
+  'no-build': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+type ServeFlag = keyof typeof SERVE_OPTIONS
+
+function isServeFlag(name: string): name is ServeFlag {
+  return Object.hasOwn(SERVE_OPTIONS, name)
+}
 
 function integer(flag: string, value: string | undefined): number {
   if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
@@ -29,15 +53,72 @@ function integer(flag: string, value: string | undefined): number {
   return Number(value)
 }
 
-/** Parses argv (without node and script) with environment defaults (PORT, SCHEDULE_WEB_TOKEN). */
+function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, value: string | undefined): void {
+  const text = (): string => {
+    if (value === undefined) throw new Error(`${rawName} needs a value`)
+    return value
+  }
+  switch (flag) {
+    case 'port':
+      options.port = integer(rawName, text())
+      if (options.port > 65535) throw new Error('--port must be at most 65535')
+      return
+    case 'host':
+      options.host = text()
+      return
+    case 'data-dir':
+      options.dataDir = text()
+      return
+    case 'model':
+      options.model = text()
+      return
+    case 'refresh-interval-ms':
+      options.refreshIntervalMs = integer(rawName, text())
+      return
+    case 'time-zone':
+      options.timeZone = text()
+      return
+    case 'token':
+      options.token = text()
+      return
+    case 'public-host':
+      options.publicHost = text()
+      return
+    case 'model-delay-ms':
+      options.modelDelayMs = integer(rawName, text())
+      return
+    case 'max-connections':
+      options.maxConnections = integer(rawName, text())
+      if (options.maxConnections < 1) throw new Error('--max-connections must be at least 1')
+      return
+    case 'no-build':
+      if (value !== undefined) throw new Error(`${rawName} takes no value`)
+      options.build = false
+      return
+    case 'help':
+      return
+    default: {
+      const never: never = flag
+      throw new Error(`unknown option ${String(never)}`)
+    }
+  }
+}
+
+/** Parses argv (without node and script) with `node:util` `parseArgs`, environment defaults from PORT and SCHEDULE_WEB_TOKEN. */
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Command {
   const args = [...argv]
   let kind: 'serve' | 'check' = 'serve'
   if (args[0] === 'serve' || args[0] === 'check') kind = args.shift() as 'serve' | 'check'
-  if (args.includes('--help') || args.includes('-h')) return { kind: 'help' }
+  const { tokens } = parseArgv({ args, options: SERVE_OPTIONS, strict: false, allowPositionals: true, tokens: true })
+  if (tokens.some((t) => t.kind === 'option' && t.name === 'help')) return { kind: 'help' }
   if (kind === 'check') {
-    if (args.length === 0) throw new Error('check needs at least one file or directory')
-    return { kind: 'check', paths: args }
+    const paths: string[] = []
+    for (const token of tokens) {
+      if (token.kind === 'option') throw new Error(`unknown option ${token.rawName}\n${USAGE}`)
+      if (token.kind === 'positional') paths.push(token.value)
+    }
+    if (paths.length === 0) throw new Error('check needs at least one file or directory')
+    return { kind: 'check', paths }
   }
   const options: ServeOptions = {
     port: env.PORT !== undefined && env.PORT !== '' ? integer('PORT', env.PORT) : 4280,
@@ -47,49 +128,13 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     build: true,
     ...(env.SCHEDULE_WEB_TOKEN ? { token: env.SCHEDULE_WEB_TOKEN } : {}),
   }
-  while (args.length > 0) {
-    const flag = args.shift() as string
-    const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined]
-    const value = (): string => {
-      const v = inline ?? args.shift()
-      if (v === undefined) throw new Error(`${name} needs a value`)
-      return v
+  for (const token of tokens) {
+    if (token.kind === 'positional') throw new Error(`unknown option ${token.value}\n${USAGE}`)
+    if (token.kind === 'option-terminator') throw new Error(`unknown option --\n${USAGE}`)
+    if (!isServeFlag(token.name) || (token.name !== 'help' && token.rawName !== `--${token.name}`)) {
+      throw new Error(`unknown option ${token.rawName}\n${USAGE}`)
     }
-    switch (name) {
-      case '--port':
-        options.port = integer(name, value())
-        if (options.port > 65535) throw new Error('--port must be at most 65535')
-        break
-      case '--host':
-        options.host = value()
-        break
-      case '--data-dir':
-        options.dataDir = value()
-        break
-      case '--model':
-        options.model = value()
-        break
-      case '--refresh-interval-ms':
-        options.refreshIntervalMs = integer(name, value())
-        break
-      case '--time-zone':
-        options.timeZone = value()
-        break
-      case '--token':
-        options.token = value()
-        break
-      case '--public-host':
-        options.publicHost = value()
-        break
-      case '--model-delay-ms':
-        options.modelDelayMs = integer(name, value())
-        break
-      case '--no-build':
-        options.build = false
-        break
-      default:
-        throw new Error(`unknown option ${name}\n${USAGE}`)
-    }
+    applyFlag(options, token.name, token.rawName, token.value)
   }
   return { kind: 'serve', options }
 }

@@ -4,7 +4,7 @@ import { parseArgs, USAGE } from './cli-args.ts'
 import { runCheck } from './check.ts'
 import { checkFolds, compose } from './compose.ts'
 import { ensureOverlayBuilt } from './overlay-build.ts'
-import { listen } from './serve.ts'
+import { assertSafeToStart, listen } from './serve.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -18,6 +18,11 @@ async function main(): Promise<number> {
       return (await runCheck(command.paths, await checkFolds())) ? 0 : 1
     case 'serve': {
       const o = command.options
+      assertSafeToStart({
+        bindHost: o.host,
+        ...(o.token === undefined ? {} : { token: o.token }),
+        ...(o.publicHost === undefined ? {} : { publicHost: o.publicHost }),
+      })
       if (o.build) await ensureOverlayBuilt(root, (line) => console.error(line))
       const { host, schedules } = await compose({
         dataDir: o.dataDir,
@@ -33,8 +38,9 @@ async function main(): Promise<number> {
         port: o.port,
         overlayRoot: root,
         schedules,
-        ...(o.token ? { token: o.token } : {}),
-        ...(o.publicHost ? { publicHost: o.publicHost } : {}),
+        ...(o.token === undefined ? {} : { token: o.token }),
+        ...(o.publicHost === undefined ? {} : { publicHost: o.publicHost }),
+        ...(o.maxConnections === undefined ? {} : { maxConnections: o.maxConnections }),
       })
       console.log(`listening on ${server.url}`)
       const stop = (): void => {

@@ -1,54 +1,32 @@
-import { readFile, stat } from 'node:fs/promises'
-import { extname, join, normalize, sep } from 'node:path'
-import type { Context } from 'hono'
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.woff2': 'font/woff2',
-}
+import { serveStatic } from '@hono/node-server/serve-static'
+import { extname } from 'node:path'
+import type { Context, MiddlewareHandler } from 'hono'
 
 const PLACEHOLDER =
   '<!doctype html><meta charset="utf-8"><title>Schedule Web</title><p>The overlay is not built. Run <code>npm run build</code>.</p>'
 
-/** Serves the built overlay from a folder; unknown paths get index.html so app URLs survive reloads. */
+async function served(handler: MiddlewareHandler, c: Context, cacheControl: string): Promise<Response | null> {
+  const response = await handler(c, async () => undefined)
+  if (!(response instanceof Response)) return null
+  response.headers.set('Cache-Control', cacheControl)
+  return response
+}
+
+/**
+ * Serves the built overlay from a folder with `@hono/node-server`'s `serveStatic` (which refuses
+ * dot segments, escapes and backslashes, so nothing outside the folder is reachable); hashed assets
+ * are immutable, and unknown paths without an extension get index.html so app URLs survive reloads.
+ */
 export function staticOverlay(root: string): (c: Context) => Promise<Response> {
-  const base = normalize(root)
-  const headers = (type: string, immutable: boolean): Record<string, string> => ({
-    'content-type': type,
-    'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-    'x-content-type-options': 'nosniff',
-  })
+  const files = serveStatic({ root })
+  const index = serveStatic({ root, path: 'index.html' })
   return async (c) => {
-    let path: string
-    try {
-      path = decodeURIComponent(new URL(c.req.url).pathname)
-    } catch {
-      path = '/'
-    }
-    const target = normalize(join(base, path))
-    if ((target === base || target.startsWith(base + sep)) && extname(target) !== '') {
-      try {
-        const info = await stat(target)
-        if (info.isFile()) {
-          const body = await readFile(target)
-          return c.body(body, 200, headers(TYPES[extname(target)] ?? 'application/octet-stream', path.startsWith('/assets/')))
-        }
-      } catch {
-        return c.body('not found', 404, { 'content-type': 'text/plain; charset=utf-8' })
-      }
-    }
-    try {
-      const index = await readFile(join(base, 'index.html'))
-      return c.body(index, 200, headers(TYPES['.html'], false))
-    } catch {
-      return c.body(PLACEHOLDER, 200, headers(TYPES['.html'], false))
-    }
+    const file = await served(files, c, c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
+    if (file !== null) return file
+    if (extname(c.req.path) !== '') return c.text('not found', 404)
+    const page = await served(index, c, 'no-cache')
+    if (page !== null) return page
+    c.header('Cache-Control', 'no-cache')
+    return c.html(PLACEHOLDER)
   }
 }

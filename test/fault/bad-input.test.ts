@@ -19,6 +19,7 @@ import {
   World,
   type Answer,
   type BodyPick,
+  type Concrete,
   type Probe,
 } from './probes.ts'
 import { diffSnapshots, snapshotDir } from './support.ts'
@@ -70,12 +71,15 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 /** Sends a probe through `app.request`; null when the runtime cannot express it as a Request. */
-async function sendToApp(app: Hono, probe: Probe, concrete: { path: string; body?: BodyPick }): Promise<Answer | null> {
-  const init: RequestInit = { method: probe.method, headers: probe.headers }
-  if (concrete.body) init.body = typeof concrete.body.bytes === 'string' ? concrete.body.bytes : new Blob([Buffer.from(concrete.body.bytes)])
+const APP_HOST = '127.0.0.1:4280'
+
+/** Sends a probe through `app.request` (bodies as bytes, so no Content-Type is added); null when the runtime cannot express it as a Request. */
+async function sendToApp(app: Hono, probe: Probe, concrete: Concrete): Promise<Answer | null> {
+  const init: RequestInit = { method: probe.method, headers: concrete.headers }
+  if (concrete.body) init.body = new Blob([Buffer.from(concrete.body.bytes)])
   let request: Request
   try {
-    request = new Request(`http://127.0.0.1:4280${concrete.path}`, init)
+    request = new Request(`http://${APP_HOST}${concrete.path}`, init)
   } catch {
     return null
   }
@@ -91,7 +95,7 @@ async function sendToApp(app: Hono, probe: Probe, concrete: { path: string; body
 }
 
 /** Sends a probe over a real socket with node:http (Content-Length or chunked); null when node:http refuses it. */
-function sendOverHttp(port: number, probe: Probe, concrete: { path: string; body?: BodyPick }): Promise<Answer | null> {
+function sendOverHttp(port: number, probe: Probe, concrete: Concrete): Promise<Answer | null> {
   let target: string
   try {
     const url = new URL(concrete.path, 'http://127.0.0.1')
@@ -99,7 +103,7 @@ function sendOverHttp(port: number, probe: Probe, concrete: { path: string; body
   } catch {
     return Promise.resolve(null)
   }
-  const headers: Record<string, string | number> = { connection: 'close', ...probe.headers }
+  const headers: Record<string, string | number> = { connection: 'close', ...concrete.headers }
   if (headers.host === undefined) headers.host = `127.0.0.1:${port}`
   const body = concrete.body ? Buffer.from(concrete.body.bytes) : undefined
   if (body && !probe.chunked) headers['content-length'] = body.length
@@ -145,10 +149,11 @@ async function runProbe(
   suite: string,
   world: World,
   probe: Probe,
-  send: (concrete: { path: string; body?: BodyPick }) => Promise<Answer | null>,
+  send: (concrete: Concrete) => Promise<Answer | null>,
+  defaultHost = APP_HOST,
 ): Promise<void> {
   await world.quiesce()
-  const concrete = await world.materialize(probe)
+  const concrete = await world.materialize(probe, defaultHost)
   const expected = expectation(probe, world, concrete)
   const before = await snapshotDir(world.dataDir)
   const t = tally(suite, probe.route)
@@ -189,7 +194,6 @@ describe('bad input through the app without a port', () => {
       id: { segment: path.split('/')[3] ?? '', plain: true, cold: false },
       headers: { 'content-type': 'application/json' },
       hostForeign: false,
-      originForeign: false,
       body,
       chunked: false,
     })
@@ -214,6 +218,8 @@ describe('bad input through the app without a port', () => {
       const id = `alias-${++n}`
       const answer = await sendToApp(app, probe('POST /api/sessions', '/api/sessions', json({ timeZone: zone, sessionId: id })), {
         path: '/api/sessions',
+        headers: { 'content-type': 'application/json' },
+        ownOrigin: `http://${APP_HOST}`,
         body: json({ timeZone: zone, sessionId: id }),
       })
       expect({ zone, status: answer?.status, timeZone: (JSON.parse(answer?.text ?? '{}') as { session?: { timeZone?: string } }).session?.timeZone }).toEqual({
@@ -342,7 +348,8 @@ const RAW_CASES: RawCase[] = [
   { name: 'raw 0xff bytes in the path', bytes: (p) => req(['GET /api/sessions/\xff\xfe HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Connection: close']), expect: { kind: 'reject' } },
   { name: 'raw UTF-8 in the path', bytes: (p) => Buffer.from(`GET /api/sessions/ü💥 HTTP/1.1\r\nHost: 127.0.0.1:${p}\r\nConnection: close\r\n\r\n`, 'utf8'), expect: { kind: 'reject' } },
   { name: 'backslash in the path', bytes: (p) => req(['GET /api\\sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Connection: close']), expect: { kind: 'reject' } },
-  { name: 'absolute-form target naming a foreign host', bytes: (p) => req(['GET http://evil.example/api/sessions/alpha HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Connection: close']), expect: { kind: 'ok', status: [200], writes: false } },
+  { name: 'absolute-form target naming a foreign host', bytes: (p) => req(['GET http://evil.example/api/sessions/alpha HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Connection: close']), expect: { kind: 'reject', status: [403], code: 'forbidden' } },
+  { name: 'absolute-form target naming this server', bytes: (p) => req([`GET http://127.0.0.1:${p}/api/sessions/alpha HTTP/1.1`, `Host: 127.0.0.1:${p}`, 'Connection: close']), expect: { kind: 'ok', status: [200], writes: false } },
   { name: 'absolute-form target with a foreign Host header', bytes: (p) => req([`GET http://127.0.0.1:${p}/api/health HTTP/1.1`, 'Host: evil.example', 'Connection: close']), expect: { kind: 'reject', status: [403], code: 'forbidden' } },
   { name: 'header line without a colon', bytes: (p) => req(['GET /api/health HTTP/1.1', `Host: 127.0.0.1:${p}`, 'NoColonHere', 'Connection: close']), expect: { kind: 'reject', code: 'bad-request' } },
   { name: 'NUL byte in a header value', bytes: (p) => req(['GET /api/health HTTP/1.1', `Host: 127.0.0.1:${p}`, 'X-A: a\u0000b', 'Connection: close']), expect: { kind: 'reject', code: 'bad-request' } },
@@ -363,14 +370,17 @@ const RAW_CASES: RawCase[] = [
   { name: 'Expect: 100-continue with 70000 declared', bytes: (p) => req(['POST /api/sessions/alpha/messages HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json', 'Content-Length: 70000', 'Expect: 100-continue', 'Connection: close']), expect: { kind: 'reject', status: [413], code: 'payload-too-large' } },
   { name: 'chunked body of 70 KiB', bytes: (p) => req(['POST /api/sessions/alpha/messages HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked', 'Connection: close'], chunked(messageOfSize(70 * 1024), 1024)), expect: { kind: 'reject', status: [413], code: 'payload-too-large' } },
   { name: 'chunked body of 1 MiB in 64 KiB chunks', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked', 'Connection: close'], chunked(Buffer.alloc(1024 * 1024, 0x20), 64 * 1024)), expect: { kind: 'reject', status: [413], code: 'payload-too-large' } },
-  { name: 'chunked body of 70 KiB with a bad zone', bytes: (p) => req(['POST /api/sessions/alpha/messages HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Transfer-Encoding: chunked', 'Connection: close'], chunked(messageOfSize(70 * 1024, 'PST'), 4096)), expect: { kind: 'reject', status: [413], code: 'payload-too-large' } },
+  { name: 'chunked body of 70 KiB with a bad zone', bytes: (p) => req(['POST /api/sessions/alpha/messages HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked', 'Connection: close'], chunked(messageOfSize(70 * 1024, 'PST'), 4096)), expect: { kind: 'reject', status: [413], code: 'payload-too-large' } },
+  { name: 'chunked body of 70 KiB without a Content-Type', bytes: (p) => req(['POST /api/sessions/alpha/messages HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Transfer-Encoding: chunked', 'Connection: close'], chunked(messageOfSize(70 * 1024), 4096)), expect: { kind: 'reject', status: [413], code: 'payload-too-large' } },
+  { name: 'chunked valid message without a Content-Type', bytes: (p) => req(['POST /api/sessions/alpha/messages HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Transfer-Encoding: chunked', 'Connection: close'], chunked(messageOfSize(200), 50)), expect: { kind: 'reject', status: [415], code: 'unsupported-media-type' } },
   { name: 'chunked body of exactly 64 KiB', bytes: (p) => req(['POST /api/sessions/alpha/messages HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked', 'Connection: close'], chunked(messageOfSize(MAX_BODY_BYTES), 1000)), expect: { kind: 'ok', status: [202], writes: true } },
   { name: 'chunked body of 64 KiB + 1 byte', bytes: (p) => req(['POST /api/sessions/alpha/messages HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked', 'Connection: close'], chunked(messageOfSize(MAX_BODY_BYTES + 1), 1000)), expect: { kind: 'reject', status: [413], code: 'payload-too-large' } },
   { name: 'chunk size that is not hex', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Transfer-Encoding: chunked', 'Connection: close'], 'zz\r\n{}\r\n0\r\n\r\n'), expect: { kind: 'reject', code: 'bad-request' } },
-  { name: 'chunked with a bad zone', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Transfer-Encoding: chunked', 'Connection: close'], chunked(Buffer.from('{"timeZone":"CST","sessionId":"cst"}'), 5)), expect: { kind: 'reject', status: [400], code: 'invalid-time-zone' } },
+  { name: 'chunked with a bad zone', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked', 'Connection: close'], chunked(Buffer.from('{"timeZone":"CST","sessionId":"cst"}'), 5)), expect: { kind: 'reject', status: [400], code: 'invalid-time-zone' } },
   { name: 'POST without Content-Length (body ignored)', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json', 'Connection: close'], '{"timeZone":"UTC","sessionId":"nolen"}'), expect: { kind: 'reject', status: [400], code: 'bad-request' } },
-  { name: 'form content-type with a JSON body of a bad zone', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/x-www-form-urlencoded', 'Connection: close'], '{"timeZone":"GMT","sessionId":"form1"}', true), expect: { kind: 'reject', status: [400], code: 'invalid-time-zone' } },
-  { name: 'multipart body', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: multipart/form-data; boundary=x', 'Connection: close'], '--x\r\nContent-Disposition: form-data; name="timeZone"\r\n\r\nUTC\r\n--x--', true), expect: { kind: 'reject', status: [400], code: 'bad-request' } },
+  { name: 'form content-type with a valid JSON body', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/x-www-form-urlencoded', 'Connection: close'], '{"timeZone":"UTC","sessionId":"form1"}', true), expect: { kind: 'reject', status: [415], code: 'unsupported-media-type' } },
+  { name: 'text/plain with a valid JSON body', bytes: (p) => req(['POST /api/sessions/alpha/messages HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: text/plain', 'Connection: close'], '{"text":"hi","clientTimeZone":"UTC"}', true), expect: { kind: 'reject', status: [415], code: 'unsupported-media-type' } },
+  { name: 'multipart body', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: multipart/form-data; boundary=x', 'Connection: close'], '--x\r\nContent-Disposition: form-data; name="timeZone"\r\n\r\nUTC\r\n--x--', true), expect: { kind: 'reject', status: [415], code: 'unsupported-media-type' } },
   { name: 'invalid UTF-8 inside a JSON string with a bad zone', bytes: (p) => req(['POST /api/sessions/alpha/messages HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json', 'Connection: close'], Buffer.concat([Buffer.from('{"text":"'), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from('","clientTimeZone":"PST"}')]), true), expect: { kind: 'reject', status: [400], code: 'invalid-time-zone' } },
   { name: 'invalid UTF-8 outside JSON strings', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json', 'Connection: close'], Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), true), expect: { kind: 'reject', status: [400], code: 'bad-request' } },
   { name: 'UTF-16 body', bytes: (p) => req(['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${p}`, 'Content-Type: application/json; charset=utf-16le', 'Connection: close'], Buffer.from('{"timeZone":"UTC"}', 'utf16le'), true), expect: { kind: 'reject', status: [400], code: 'bad-request' } },
@@ -447,7 +457,7 @@ describe('bad input on a real listening server', () => {
       const server = await listen({ host: world.host, bindHost: '127.0.0.1', port: 0, schedules: world.schedules })
       servers.push(server)
       await fc.assert(
-        fc.asyncProperty(probeArb(), (probe) => runProbe('real server (node:http)', world, probe, (c) => sendOverHttp(server.port, probe, c))),
+        fc.asyncProperty(probeArb(), (probe) => runProbe('real server (node:http)', world, probe, (c) => sendOverHttp(server.port, probe, c), `127.0.0.1:${server.port}`)),
         { seed: SEED_HTTP, numRuns: RUNS_HTTP, endOnFailure: true },
       )
       await world.quiesce()

@@ -53,7 +53,6 @@ export type Probe = {
   query?: string
   headers: Record<string, string>
   hostForeign: boolean
-  originForeign: boolean
   body?: BodyPick
   /** For create: `cold` makes the body's sessionId a fresh cold session. */
   coldSessionId?: boolean
@@ -76,6 +75,7 @@ export const CODE_STATUS: Record<string, number> = {
   'payload-too-large': 413,
   forbidden: 403,
   'not-found': 404,
+  'unsupported-media-type': 415,
 }
 
 /** Zones SPEC 4.1 rejects, and more of the same kind. */
@@ -115,7 +115,11 @@ export const VALID_ZONES = ['UTC', 'Asia/Shanghai', 'America/New_York', 'Europe/
 
 const LOOPBACK_HOSTS = ['localhost:4280', '127.0.0.1', '[::1]:4280', 'app.localhost', 'LOCALHOST', '127.9.9.9:1']
 const FOREIGN_HOSTS = ['evil.example', 'evil.example:4280', 'localhost.evil.example', '127.0.0.1.nip.io', '0.0.0.0', '10.0.0.1:4280', '[::2]', 'example.com:80']
-const LOOPBACK_ORIGINS = ['http://localhost:4280', 'http://127.0.0.1:5173', 'http://[::1]:4280', 'https://app.localhost']
+/** Stands for the server's own origin as reached (`http://` + the Host the probe is sent with). */
+export const OWN_ORIGIN = '{own}'
+/** Other loopback origins: as foreign as any other (SPEC 12.3), unless they happen to be the own origin of the probe's Host. */
+const LOOPBACK_ORIGINS = ['http://localhost:4280', 'http://127.0.0.1:5173', 'http://[::1]:4280', 'https://app.localhost', 'http://127.0.0.1:4280', 'http://localhost']
+const FETCH_SITES = ['same-origin', 'none', 'same-site', 'cross-site', 'Same-Origin', 'navigate']
 const FOREIGN_ORIGINS = ['http://evil.example', 'null', 'file://', 'https://localhost.evil.example', 'http://127.0.0.1.nip.io', 'ftp://localhost', 'garbage', 'chrome-extension://abcdef']
 const CONTENT_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', '']
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'PURGE']
@@ -282,9 +286,11 @@ export function probeArb(): fc.Arbitrary<Probe> {
     ),
     origin: fc.oneof(
       { weight: 6, arbitrary: fc.constant<string | null>(null) },
+      { weight: 2, arbitrary: fc.constant(OWN_ORIGIN) },
       { weight: 1, arbitrary: fc.constantFrom(...LOOPBACK_ORIGINS) },
       { weight: 1, arbitrary: fc.constantFrom(...FOREIGN_ORIGINS) },
     ),
+    fetchSite: fc.oneof({ weight: 8, arbitrary: fc.constant<string | null>(null) }, { weight: 1, arbitrary: fc.constantFrom(...FETCH_SITES) }),
     contentType: fc.oneof({ weight: 3, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
     lastEventId: fc.oneof({ weight: 3, arbitrary: fc.constant<string | null>(null) }, { weight: 1, arbitrary: fc.constantFrom(...AFTER_VALUES) }),
     chunked: fc.boolean(),
@@ -341,6 +347,7 @@ export function probeArb(): fc.Arbitrary<Probe> {
     const out: Record<string, string> = {}
     if (h.host !== null) out.host = h.host
     if (h.origin !== null) out.origin = h.origin
+    if (h.fetchSite !== null) out['sec-fetch-site'] = h.fetchSite
     if (h.lastEventId !== null && p.route === 'GET /api/sessions/:id/stream') out['last-event-id'] = h.lastEventId
     const hasBody = p.body !== undefined && p.method !== 'GET' && p.method !== 'HEAD'
     if (hasBody && h.contentType !== '') out['content-type'] = h.contentType
@@ -352,13 +359,15 @@ export function probeArb(): fc.Arbitrary<Probe> {
       ...(p.query === undefined ? {} : { query: p.query }),
       headers: out,
       hostForeign: h.host !== null && FOREIGN_HOSTS.includes(h.host),
-      originForeign: h.origin !== null && FOREIGN_ORIGINS.includes(h.origin),
       ...(hasBody && p.body ? { body: p.body } : {}),
       ...(p.coldSessionId ? { coldSessionId: true } : {}),
       chunked: h.chunked,
     }
   })
 }
+
+/** A probe made concrete for one send. */
+export type Concrete = { path: string; headers: Record<string, string>; ownOrigin: string; body?: BodyPick; id?: string; coldId?: string }
 
 /** The data dir as the oracle sees it, plus the host behind the app. */
 export class World {
@@ -412,8 +421,11 @@ export class World {
     return id
   }
 
-  /** Fills the probe's placeholders (fresh cold sessions); returns the concrete path and body. */
-  async materialize(probe: Probe): Promise<{ path: string; body?: BodyPick; id?: string; coldId?: string }> {
+  /**
+   * Fills the probe's placeholders (fresh cold sessions, the own origin of the Host it is sent with,
+   * `defaultHost` when it names none); returns the concrete path, headers and body.
+   */
+  async materialize(probe: Probe, defaultHost: string): Promise<Concrete> {
     let id: string | undefined
     let coldId: string | undefined
     if (probe.id) {
@@ -426,7 +438,10 @@ export class World {
       body = jsonBody({ ...(body.parsed.value as Record<string, unknown>), sessionId: coldId })
     }
     const path = probe.path.replace('{id}', id ?? '') + (probe.query === undefined ? '' : `?${probe.query}`)
-    return { path, ...(body ? { body } : {}), ...(id === undefined ? {} : { id }), ...(coldId === undefined ? {} : { coldId }) }
+    const ownOrigin = `http://${(probe.headers.host ?? defaultHost).toLowerCase().replace(/:80$/, '')}`
+    const headers = { ...probe.headers }
+    if (headers.origin === OWN_ORIGIN) headers.origin = ownOrigin
+    return { path, headers, ownOrigin, ...(body ? { body } : {}), ...(id === undefined ? {} : { id }), ...(coldId === undefined ? {} : { coldId }) }
   }
 
   /** Records the effect of an accepted request on the model. */
@@ -451,14 +466,26 @@ function error(status: number, code: string, details?: Record<string, unknown>):
 const notFound = (): Expectation => error(404, 'not-found')
 const sessionNotFound = (): Expectation => error(404, 'session-not-found')
 const badRequest = (): Expectation => error(400, 'bad-request')
+const unsupportedMediaType = (): Expectation => error(415, 'unsupported-media-type')
+
+function isJsonType(value: string | undefined): boolean {
+  return value !== undefined && value.split(';')[0]?.trim().toLowerCase() === 'application/json'
+}
 
 /** What SPEC 8 says the app answers to a probe (given the world before it). */
-export function expectation(probe: Probe, world: World, concrete: { body?: BodyPick; id?: string }): Expectation {
+export function expectation(probe: Probe, world: World, concrete: Pick<Concrete, 'body' | 'id' | 'headers' | 'ownOrigin'>): Expectation {
   const { method } = probe
+  const writes = !SAFE_METHODS.has(method)
   if (probe.hostForeign) return error(403, 'forbidden')
-  if (probe.originForeign && !SAFE_METHODS.has(method)) return error(403, 'forbidden')
+  const fetchSite = concrete.headers['sec-fetch-site']
+  if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') return error(403, 'forbidden')
+  const origin = concrete.headers.origin
+  if (writes && origin !== undefined && origin !== concrete.ownOrigin) return error(403, 'forbidden')
+  const contentType = concrete.headers['content-type']
+  if (writes && contentType !== undefined && !isJsonType(contentType)) return unsupportedMediaType()
   const body = concrete.body
   if (body && body.size > MAX_BODY_BYTES) return error(413, 'payload-too-large')
+  const json = isJsonType(contentType)
   const get = method === 'GET' || method === 'HEAD'
   const idState = (): 'bad' | 'unknown' | 'known' | 'odd' => {
     if (!probe.id) return 'odd'
@@ -475,6 +502,7 @@ export function expectation(probe: Probe, world: World, concrete: { body?: BodyP
     case 'POST /api/sessions': {
       if (get) return { kind: 'success', statuses: [200] }
       if (method !== 'POST') return notFound()
+      if (!json) return unsupportedMediaType()
       if (!body || !body.parsed.ok) return badRequest()
       const value = body.parsed.value
       if (!isPlainObject(value)) return badRequest()
@@ -526,6 +554,7 @@ export function expectation(probe: Probe, world: World, concrete: { body?: BodyP
       if (state === 'odd') return { kind: 'any' }
       if (method !== 'POST') return get ? { kind: 'any' } : notFound()
       if (state === 'bad') return sessionNotFound()
+      if (!json) return unsupportedMediaType()
       if (!body || !body.parsed.ok) return badRequest()
       const value = body.parsed.value
       if (!isPlainObject(value)) return badRequest()
@@ -605,8 +634,8 @@ export function judge(probe: Probe, expectedByOracle: Expectation, answer: Answe
 }
 
 /** Human-readable summary of a probe for failure messages. */
-export function describeProbe(probe: Probe, concrete: { path: string; body?: BodyPick }): string {
+export function describeProbe(probe: Probe, concrete: { path: string; headers: Record<string, string>; body?: BodyPick }): string {
   const body = concrete.body
   const shown = body === undefined ? '' : typeof body.bytes === 'string' ? body.bytes.slice(0, 160) : `<${body.bytes.length} raw bytes>`
-  return `${probe.method} ${concrete.path} ${JSON.stringify(probe.headers)} ${shown}${body && body.size > 160 ? `… (${body.size} bytes)` : ''}`
+  return `${probe.method} ${concrete.path} ${JSON.stringify(concrete.headers)} ${shown}${body && body.size > 160 ? `… (${body.size} bytes)` : ''}`
 }

@@ -571,21 +571,28 @@ describe('schedules routes without a Schedule API', () => {
 })
 
 describe('security (SPEC 12.3)', () => {
+  const TOKEN = 'kV9s-2Qx_7bLm.Tz'
   const forbiddenHost = (host: string) => ({ status: 403, body: apiError('forbidden', `host ${JSON.stringify(host)} is not allowed`) })
-  const forbiddenOrigin = (origin: string) => ({
-    status: 403,
-    body: apiError('forbidden', `origin ${JSON.stringify(origin)} is not allowed`),
+  const forbiddenOrigin = (origin: string) => ({ status: 403, body: apiError('forbidden', `origin ${JSON.stringify(origin)} is not allowed`) })
+  const forbiddenSite = (site: string) => ({ status: 403, body: apiError('forbidden', `Sec-Fetch-Site ${JSON.stringify(site)} is not allowed`) })
+  const unsupported = (type?: string) => ({
+    status: 415,
+    body: apiError(
+      'unsupported-media-type',
+      type === undefined
+        ? 'request body must be sent with Content-Type: application/json'
+        : `request body must be sent with Content-Type: application/json, not ${JSON.stringify(type)}`,
+    ),
   })
+  const unauthorized = { status: 401, body: apiError('unauthorized', 'a valid bearer token is required') }
 
-  it.each(['evil.example', 'evil.example:4280', '127.0.0.1.evil.example', 'localhost.evil.example:4280', '10.0.0.1:4280', '[::ffff:7f00:1]:4280'])(
-    'answers 403 forbidden to a foreign Host header %s (DNS rebinding)',
+  it.each(['evil.example', 'evil.example:4280', '127.0.0.1.evil.example', 'localhost.evil.example:4280', '10.0.0.1:4280', '[::ffff:7f00:1]:4280', '127.256.0.1', '127.999.999.999:4280', 'localhost.', '127.0.0.1:0'])(
+    'answers 403 forbidden to the Host %s and writes nothing',
     async (hostHeader) => {
       const dir = await tempDir()
       const { app, host } = await makeApp(dir)
       expect(await call(app, 'GET', '/api/health', undefined, { host: hostHeader })).toEqual(forbiddenHost(hostHeader))
-      expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, { host: hostHeader })).toEqual(
-        forbiddenHost(hostHeader),
-      )
+      expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, { host: hostHeader })).toEqual(forbiddenHost(hostHeader))
       expect(await readdir(join(dir, 'sessions'))).toEqual([])
       await host.close()
     },
@@ -597,41 +604,44 @@ describe('security (SPEC 12.3)', () => {
     await host.close()
   })
 
-  it.each(['localhost:4280', '127.0.0.1:4280', '127.1.2.3', '[::1]:4280', 'LOCALHOST', 'app.localhost:4280'])(
-    'accepts the loopback Host %s',
-    async (hostHeader) => {
-      const { app, host } = await makeApp(await tempDir())
-      expect(await call(app, 'GET', '/api/health', undefined, { host: hostHeader })).toEqual({ status: 200, body: { ok: true } })
-      await host.close()
-    },
-  )
+  it.each(['localhost:4280', '127.0.0.1:4280', '127.1.2.3', '[::1]:4280', 'LOCALHOST', 'app.localhost:4280'])('accepts the loopback Host %s', async (hostHeader) => {
+    const { app, host } = await makeApp(await tempDir())
+    expect(await call(app, 'GET', '/api/health', undefined, { host: hostHeader })).toEqual({ status: 200, body: { ok: true } })
+    await host.close()
+  })
 
-  it('accepts the configured public host and no other', async () => {
+  it('accepts the configured public host name and writes only from its http origin', async () => {
     const { app, host } = await makeApp(await tempDir(), { security: { publicHost: 'schedule.example.com' } })
-    expect(await call(app, 'GET', '/api/health', undefined, { host: 'schedule.example.com:443' })).toEqual({ status: 200, body: { ok: true } })
+    expect(await call(app, 'GET', '/api/health', undefined, { host: 'schedule.example.com:8080' })).toEqual({ status: 200, body: { ok: true } })
     expect(await call(app, 'GET', '/api/health', undefined, { host: 'other.example.com' })).toEqual(forbiddenHost('other.example.com'))
+    expect(await call(app, 'GET', '/api/health', undefined, { host: 'schedule.example.com.' })).toEqual(forbiddenHost('schedule.example.com.'))
+    const headers = { host: 'schedule.example.com:8080', origin: 'http://schedule.example.com:8080' }
+    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, headers)).toEqual({ status: 201, body: { session: summary('s', 'UTC') } })
+    for (const origin of ['https://schedule.example.com:8080', 'http://schedule.example.com', 'https://other.example.com']) {
+      expect(await call(app, 'POST', '/api/sessions/s/cancel', undefined, { ...headers, origin })).toEqual(forbiddenOrigin(origin))
+    }
+    await host.close()
+  })
+
+  it('takes a public host given as an https origin (behind a TLS proxy) as the own origin of that name', async () => {
+    const { app, host } = await makeApp(await tempDir(), { security: { publicHost: 'https://schedule.example.com' } })
     const headers = { host: 'schedule.example.com', origin: 'https://schedule.example.com' }
-    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, headers)).toEqual({
-      status: 201,
-      body: { session: summary('s', 'UTC') },
-    })
-    expect(await call(app, 'POST', '/api/sessions/s/cancel', undefined, { ...headers, origin: 'https://other.example.com' })).toEqual(
-      forbiddenOrigin('https://other.example.com'),
+    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, headers)).toEqual({ status: 201, body: { session: summary('s', 'UTC') } })
+    expect(await call(app, 'POST', '/api/sessions/s/cancel', undefined, { ...headers, origin: 'http://schedule.example.com' })).toEqual(
+      forbiddenOrigin('http://schedule.example.com'),
     )
     await host.close()
   })
 
-  it.each(['http://evil.example', 'https://evil.example:4280', 'null', 'file://', 'http://localhost.evil.example'])(
-    'answers 403 to a state-changing request with the foreign Origin %s and writes nothing',
+  it.each(['http://evil.example', 'https://evil.example:4280', 'null', 'file://', 'http://localhost.evil.example', 'http://127.0.0.1:5173', 'http://localhost:4280', 'https://127.0.0.1:4280', 'http://127.0.0.1', 'http://127.0.0.1:4280/'])(
+    'answers 403 to a state-changing request with the Origin %s (not the own origin http://127.0.0.1:4280) and writes nothing',
     async (origin) => {
       const dir = await tempDir()
       const { app, host } = await makeApp(dir)
       expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, { origin })).toEqual(forbiddenOrigin(origin))
       expect(await readdir(join(dir, 'sessions'))).toEqual([])
       await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })
-      expect(await call(app, 'POST', '/api/sessions/s/messages', { text: 'hi', clientTimeZone: 'UTC' }, { origin })).toEqual(
-        forbiddenOrigin(origin),
-      )
+      expect(await call(app, 'POST', '/api/sessions/s/messages', { text: 'hi', clientTimeZone: 'UTC' }, { origin })).toEqual(forbiddenOrigin(origin))
       expect(await call(app, 'POST', '/api/sessions/s/cancel', undefined, { origin })).toEqual(forbiddenOrigin(origin))
       expect(await call(app, 'DELETE', '/api/sessions/s/schedules/schedule-1', undefined, { origin })).toEqual(forbiddenOrigin(origin))
       expect((await host.openSession('s')).length).toBe(0)
@@ -639,42 +649,130 @@ describe('security (SPEC 12.3)', () => {
     },
   )
 
-  it.each(['http://127.0.0.1:4280', 'http://localhost:5173', 'http://[::1]:4280'])('accepts a POST from the loopback Origin %s', async (origin) => {
+  it.each([
+    ['127.0.0.1:4280', 'http://127.0.0.1:4280'],
+    ['localhost:5173', 'http://localhost:5173'],
+    ['[::1]:4280', 'http://[::1]:4280'],
+    ['[0:0:0:0:0:0:0:1]:4280', 'http://[::1]:4280'],
+    ['LOCALHOST:80', 'http://localhost'],
+    ['app.localhost:4280', 'http://app.localhost:4280'],
+  ])('accepts a POST with Host %s from its own origin %s', async (hostHeader, origin) => {
     const { app, host } = await makeApp(await tempDir())
-    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, { origin })).toEqual({
+    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, { host: hostHeader, origin, 'sec-fetch-site': 'same-origin' })).toEqual({
       status: 201,
       body: { session: summary('s', 'UTC') },
     })
     await host.close()
   })
 
-  it('accepts a GET with a foreign Origin', async () => {
+  it.each(['same-site', 'cross-site', 'Same-Origin', 'garbage', ''])('refuses Sec-Fetch-Site %j on writes and on every /api read, whatever the Origin', async (site) => {
+    const dir = await tempDir()
+    const { app, host } = await makeApp(dir)
+    const own = { origin: 'http://127.0.0.1:4280', 'sec-fetch-site': site }
+    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, own)).toEqual(forbiddenSite(site))
+    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, { 'sec-fetch-site': site })).toEqual(forbiddenSite(site))
+    expect(await call(app, 'GET', '/api/sessions', undefined, { 'sec-fetch-site': site })).toEqual(forbiddenSite(site))
+    expect(await call(app, 'GET', '/api/sessions/s/stream', undefined, { 'sec-fetch-site': site })).toEqual(forbiddenSite(site))
+    expect(await readdir(join(dir, 'sessions'))).toEqual([])
+    await host.close()
+  })
+
+  it('accepts Sec-Fetch-Site same-origin and none (typed into the address bar)', async () => {
+    const { app, host } = await makeApp(await tempDir())
+    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, { 'sec-fetch-site': 'same-origin' })).toEqual({
+      status: 201,
+      body: { session: summary('s', 'UTC') },
+    })
+    expect(await call(app, 'GET', '/api/sessions/s', undefined, { 'sec-fetch-site': 'none' })).toEqual({ status: 200, body: { session: summary('s', 'UTC') } })
+    await host.close()
+  })
+
+  it('accepts a GET with a foreign Origin (a read; the browser shares no answer without CORS)', async () => {
     const { app, host } = await makeApp(await tempDir())
     await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })
-    expect(await call(app, 'GET', '/api/sessions/s', undefined, { origin: 'http://evil.example' })).toEqual({
-      status: 200,
+    expect(await call(app, 'GET', '/api/sessions/s', undefined, { origin: 'http://evil.example' })).toEqual({ status: 200, body: { session: summary('s', 'UTC') } })
+    await host.close()
+  })
+
+  it('accepts writes without Origin or Sec-Fetch-Site (curl, scripts)', async () => {
+    const { app, host } = await makeApp(await tempDir())
+    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })).toEqual({ status: 201, body: { session: summary('s', 'UTC') } })
+    expect(await call(app, 'POST', '/api/sessions/s/cancel')).toEqual({ status: 202, body: {} })
+    await host.close()
+  })
+
+  it.each(['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'application/vnd.api+json', 'json', ''])(
+    'answers 415 unsupported-media-type to a JSON body sent as %j and writes nothing',
+    async (type) => {
+      const dir = await tempDir()
+      const { app, host } = await makeApp(dir)
+      const create = JSON.stringify({ timeZone: 'UTC', sessionId: 's' })
+      expect(await call(app, 'POST', '/api/sessions', create, { 'content-type': type })).toEqual(unsupported(type))
+      expect(await readdir(join(dir, 'sessions'))).toEqual([])
+      await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })
+      const message = JSON.stringify({ text: 'hi', clientTimeZone: 'UTC' })
+      expect(await call(app, 'POST', '/api/sessions/s/messages', message, { 'content-type': type })).toEqual(unsupported(type))
+      expect(await call(app, 'POST', '/api/sessions/s/cancel', '', { 'content-type': type })).toEqual(unsupported(type))
+      // over the size limit too: the type is refused before anything is read
+      expect(await call(app, 'POST', '/api/sessions/s/messages', 'x'.repeat(70_000), { 'content-type': type })).toEqual(unsupported(type))
+      expect((await host.openSession('s')).length).toBe(0)
+      await host.close()
+    },
+  )
+
+  it('answers 415 to a JSON route called without any Content-Type', async () => {
+    const { app, host } = await makeApp(await tempDir())
+    const response = await app.request('http://127.0.0.1:4280/api/sessions', { method: 'POST', body: new Blob(['{"timeZone":"UTC"}']) })
+    expect({ status: response.status, body: await response.json() }).toEqual(unsupported())
+    await host.close()
+  })
+
+  it.each(['application/json', 'APPLICATION/JSON', 'application/json; charset=utf-8', 'application/json ;charset=UTF-8'])('accepts JSON sent as %j', async (type) => {
+    const { app, host } = await makeApp(await tempDir())
+    expect(await call(app, 'POST', '/api/sessions', JSON.stringify({ timeZone: 'UTC', sessionId: 's' }), { 'content-type': type })).toEqual({
+      status: 201,
       body: { session: summary('s', 'UTC') },
     })
     await host.close()
   })
 
-  it('requires the bearer token when one is configured', async () => {
+  it('requires the bearer token when one is configured, in the Authorization header', async () => {
     const dir = await tempDir()
-    const { app, host } = await makeApp(dir, { security: { token: 's3cret' } })
-    const unauthorized = { status: 401, body: apiError('unauthorized', 'a valid bearer token is required') }
-    const auth = { authorization: 'Bearer s3cret' }
-    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })).toEqual(unauthorized)
-    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, { authorization: 'Bearer wrong' })).toEqual(unauthorized)
-    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, { authorization: 's3cret' })).toEqual(unauthorized)
+    const { app, host } = await makeApp(dir, { security: { token: TOKEN } })
+    const auth = { authorization: `Bearer ${TOKEN}` }
+    for (const authorization of [undefined, 'Bearer wrong-token-0123456789', TOKEN, `Basic ${TOKEN}`, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, 'Bearer ', 'Bearer  ']) {
+      const headers: Record<string, string> = authorization === undefined ? {} : { authorization }
+      expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, headers)).toEqual(unauthorized)
+      expect(await call(app, 'GET', '/api/sessions', undefined, headers)).toEqual(unauthorized)
+    }
     expect(await readdir(join(dir, 'sessions'))).toEqual([])
-    expect(await call(app, 'GET', '/api/sessions')).toEqual(unauthorized)
-    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, auth)).toEqual({
-      status: 201,
-      body: { session: summary('s', 'UTC') },
-    })
-    expect(await call(app, 'GET', '/api/sessions', undefined, auth)).toEqual({ status: 200, body: { sessions: [summary('s', 'UTC')] } })
-    expect(await call(app, 'GET', '/api/sessions/s?access_token=s3cret')).toEqual({ status: 200, body: { session: summary('s', 'UTC') } })
+    expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, auth)).toEqual({ status: 201, body: { session: summary('s', 'UTC') } })
+    expect(await call(app, 'GET', '/api/sessions', undefined, { authorization: `bearer ${TOKEN}` })).toEqual({ status: 200, body: { sessions: [summary('s', 'UTC')] } })
     expect(await call(app, 'GET', '/api/health')).toEqual({ status: 200, body: { ok: true } })
+    const challenge = await app.request('http://127.0.0.1:4280/api/sessions')
+    expect(challenge.headers.get('www-authenticate')).toBe('Bearer realm=""')
+    await host.close()
+  })
+
+  it('accepts ?access_token= only on the two stream routes, and only the exact token', async () => {
+    const { app, host } = await makeApp(await tempDir(), { security: { token: TOKEN } })
+    await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, { authorization: `Bearer ${TOKEN}` })
+    const query = `access_token=${encodeURIComponent(TOKEN)}`
+    for (const path of ['/api/sessions/s', '/api/sessions', '/api/sessions/s/events', '/api/sessions/s/schedules', '/api/sessions/s/stream/x']) {
+      expect(await call(app, 'GET', `${path}?${query}`)).toEqual(unauthorized)
+    }
+    expect(await call(app, 'POST', `/api/sessions/s/cancel?${query}`)).toEqual(unauthorized)
+    for (const bad of ['+', '%20', '', encodeURIComponent(`${TOKEN} `), encodeURIComponent(TOKEN.toUpperCase())]) {
+      expect(await call(app, 'GET', `/api/sessions/s/stream?access_token=${bad}`)).toEqual(unauthorized)
+    }
+    // a wrong header is not rescued by a right query token
+    expect(await call(app, 'GET', `/api/sessions/s/stream?${query}`, undefined, { authorization: 'Bearer wrong-token-0123456789' })).toEqual(unauthorized)
+    const stream = await app.request(`http://127.0.0.1:4280/api/sessions/s/stream?${query}`)
+    expect({ status: stream.status, type: stream.headers.get('content-type') }).toEqual({ status: 200, type: 'text/event-stream' })
+    await stream.body?.cancel()
+    // the all-sessions stream (SPEC 8 v2) takes the query token too: it passes authentication and reaches routing
+    expect(await call(app, 'GET', `/api/stream?${query}`)).toEqual({ status: 404, body: apiError('not-found', 'no route GET /api/stream') })
+    expect(await call(app, 'GET', '/api/stream?access_token=nope')).toEqual(unauthorized)
     await host.close()
   })
 })

@@ -77,7 +77,7 @@ describe('GET /api/sessions/:id/stream', () => {
     const { response, sse } = await openStream(server, '/api/sessions/live/stream')
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/event-stream')
-    expect(response.headers.get('cache-control')).toBe('no-cache')
+    expect(response.headers.get('cache-control')).toBe('no-store')
     const replayed = await sse.until((f) => f.id === '8')
     expect(replayed).toEqual([{ event: 'status', data: '{"status":"idle"}' }, ...(await fileLines(dir, 'live')).map(sessionEvent)])
 
@@ -181,7 +181,7 @@ describe('listen', () => {
 
   it('binds to 0.0.0.0 with a token and then requires it', async () => {
     const host = await composeHost({ dataDir: await tempDir(), model: new ScriptedModel(), log: () => undefined })
-    const server = await listen({ host, bindHost: '0.0.0.0', port: 0, token: 't0ken' })
+    const server = await listen({ host, bindHost: '0.0.0.0', port: 0, token: 'a-token-of-16-chr' })
     servers.push(server)
     expect(server.url).toBe(`http://0.0.0.0:${server.port}`)
     const base = `http://127.0.0.1:${server.port}`
@@ -190,7 +190,7 @@ describe('listen', () => {
       status: 401,
       body: { error: { code: 'unauthorized', message: 'a valid bearer token is required' } },
     })
-    const withToken = await fetch(`${base}/api/sessions`, { headers: { authorization: 'Bearer t0ken' } })
+    const withToken = await fetch(`${base}/api/sessions`, { headers: { authorization: 'Bearer a-token-of-16-chr' } })
     expect({ status: withToken.status, body: await withToken.json() }).toEqual({ status: 200, body: { sessions: [] } })
   })
 })
