@@ -1,6 +1,6 @@
 import { isIPv6 } from 'node:net'
 
-/** A request authority (`host[:port]`): the lower-cased name (IPv6 bracketed and compressed) and the port if one was given. */
+/** A request authority (`host[:port]`): the lower-cased name (IPv6 bracketed) and the port if one was given. */
 export type Authority = { name: string; port: number | null }
 
 /** How a request reached the server when its authority is allowed: the origin a same-origin page of it has. */
@@ -14,19 +14,21 @@ const PORT = /^[1-9]\d{0,4}$/
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 const LOOPBACK_V4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/
 
+/** A bracketed IPv6 literal in the canonical (compressed, lower-case) spelling browsers send, else null. */
 function ipv6Name(literal: string): string | null {
   if (!isIPv6(literal)) return null
   try {
-    return new URL(`http://[${literal}]/`).hostname
+    const name = new URL(`http://[${literal}]/`).hostname
+    return name === `[${literal}]` ? name : null
   } catch {
     return null
   }
 }
 
 /**
- * Splits `host[:port]` strictly: only letters, digits, dots, hyphens, a bracketed IPv6 literal (no
- * zone) and a port 1–65535 without leading zeros. Userinfo, paths, escapes, spaces, empty ports and
- * bare IPv6 are refused (null).
+ * Splits `host[:port]` strictly: only letters, digits, dots, hyphens, a bracketed IPv6 literal in
+ * canonical spelling (no zone) and a port 1–65535 without leading zeros. Userinfo, paths, escapes,
+ * spaces, empty ports, bare and non-canonical IPv6 are refused (null).
  */
 export function parseAuthority(value: string): Authority | null {
   if (!AUTHORITY_CHARS.test(value)) return null

@@ -25,7 +25,7 @@ function nodeResponse(c: Context): ServerResponse | null {
 /**
  * What one SSE reader has not taken yet: frames handed to the stream and not yet pulled, plus the
  * bytes waiting in its socket. Frames are written without waiting for the reader, so a reader that
- * stops reading grows this count, and is dropped (stream aborted, socket destroyed) once it passes
+ * stops reading grows this count, and is dropped (stream aborted, connection reset) once it passes
  * the limit.
  */
 export class SseOutbox {
@@ -71,6 +71,7 @@ export class SseOutbox {
     this.dropped = true
     for (const wake of this.waiters.splice(0)) wake()
     this.stream.abort()
-    this.response?.destroy()
+    // a reset, not a close: a close would queue behind the unread bytes and never reach a reader that does not read
+    this.response?.socket?.resetAndDestroy()
   }
 }

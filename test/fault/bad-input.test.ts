@@ -1,6 +1,5 @@
 import fc from 'fast-check'
 import http from 'node:http'
-import net from 'node:net'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import type { Hono } from 'hono'
 import { createApp } from '../../src/server/app.ts'
@@ -23,6 +22,7 @@ import {
   type Probe,
 } from './probes.ts'
 import { diffSnapshots, snapshotDir } from './support.ts'
+import { chunked, rawExchange, req } from '../support/raw-http.ts'
 
 /**
  * Bad-input suite (SPEC 4.1, 8, 12.2, 12.3): generated requests at every SPEC 8 route, through the
@@ -255,54 +255,6 @@ describe('bad input through the app without a port', () => {
   )
 })
 
-/** A raw exchange on a socket: the bytes the server sent back and whether it closed. */
-type RawAnswer = { status: number | null; headers: Record<string, string>; body: string; raw: string; closed: boolean }
-
-function rawExchange(port: number, bytes: Buffer, waitMs = REQUEST_TIMEOUT_MS, halfClose = false): Promise<RawAnswer> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let done = false
-    const finish = (closed: boolean): void => {
-      if (done) return
-      done = true
-      clearTimeout(timer)
-      socket.destroy()
-      let raw = Buffer.concat(chunks).toString('latin1')
-      // interim 1xx answers (100 Continue) precede the real one
-      while (/^HTTP\/1\.[01] 1\d\d /.test(raw) && raw.includes('\r\n\r\n')) raw = raw.slice(raw.indexOf('\r\n\r\n') + 4)
-      const headEnd = raw.indexOf('\r\n\r\n')
-      const head = headEnd === -1 ? raw : raw.slice(0, headEnd)
-      const match = /^HTTP\/1\.[01] (\d{3})/.exec(head)
-      const headers: Record<string, string> = {}
-      for (const line of head.split('\r\n').slice(1)) {
-        const colon = line.indexOf(':')
-        if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim()
-      }
-      let body = headEnd === -1 ? '' : raw.slice(headEnd + 4)
-      if (headers['transfer-encoding'] === 'chunked') {
-        let decoded = ''
-        for (;;) {
-          const nl = body.indexOf('\r\n')
-          const size = parseInt(body.slice(0, nl), 16)
-          if (nl === -1 || !(size > 0)) break
-          decoded += body.slice(nl + 2, nl + 2 + size)
-          body = body.slice(nl + 2 + size + 2)
-        }
-        body = decoded
-      } else if (headers['content-length'] !== undefined) body = body.slice(0, Number(headers['content-length']))
-      resolve({ status: match ? Number(match[1]) : null, headers, body: Buffer.from(body, 'latin1').toString('utf8'), raw, closed })
-    }
-    const timer = setTimeout(() => finish(false), waitMs)
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(bytes)
-      if (halfClose) socket.end()
-    })
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
-    socket.on('close', () => finish(true))
-    socket.on('error', () => finish(true))
-  })
-}
-
 type RawCase = {
   name: string
   bytes: (port: number) => Buffer
@@ -314,22 +266,6 @@ type RawCase = {
     | { kind: 'reject-or-closed' }
   /** Half-close the socket after sending (the client has nothing more to say). */
   halfClose?: boolean
-}
-
-function req(lines: string[], body: Buffer | string = '', withLength = false): Buffer {
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8')
-  const head = withLength ? [...lines, `Content-Length: ${bytes.length}`] : lines
-  return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), bytes])
-}
-
-function chunked(body: Buffer, chunkSize: number): Buffer {
-  const parts: Buffer[] = []
-  for (let i = 0; i < body.length; i += chunkSize) {
-    const piece = body.subarray(i, i + chunkSize)
-    parts.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'))
-  }
-  parts.push(Buffer.from('0\r\n\r\n'))
-  return Buffer.concat(parts)
 }
 
 function messageOfSize(size: number, zone = 'UTC'): Buffer {
@@ -475,7 +411,7 @@ describe('bad input on a real listening server', () => {
       await world.quiesce()
       const before = await snapshotDir(dir)
       const waitMs = raw.expect.kind === 'reject-or-closed' ? 1_500 : REQUEST_TIMEOUT_MS
-      const answer = await rawExchange(server.port, raw.bytes(server.port), waitMs, raw.halfClose === true)
+      const answer = await rawExchange(server.port, raw.bytes(server.port), { waitMs, halfClose: raw.halfClose === true })
       await world.quiesce()
       const written = diffSnapshots(before, await snapshotDir(dir))
       const t = tally('real server (raw socket)', raw.expect.kind === 'ok' ? 'valid oddities' : 'malformed or refused')

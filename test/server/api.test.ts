@@ -653,7 +653,6 @@ describe('security (SPEC 12.3)', () => {
     ['127.0.0.1:4280', 'http://127.0.0.1:4280'],
     ['localhost:5173', 'http://localhost:5173'],
     ['[::1]:4280', 'http://[::1]:4280'],
-    ['[0:0:0:0:0:0:0:1]:4280', 'http://[::1]:4280'],
     ['LOCALHOST:80', 'http://localhost'],
     ['app.localhost:4280', 'http://app.localhost:4280'],
   ])('accepts a POST with Host %s from its own origin %s', async (hostHeader, origin) => {
