@@ -1,10 +1,14 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process'
+import net from 'node:net'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../../src/protocol/events.ts'
+import { diffSnapshots, snapshotDir } from '../fault/support.ts'
+import { CONTENT_SECURITY_POLICY } from '../../src/server/security-headers.ts'
+import { probeHealth, probeWhile, slowClient } from '../support/slow-client.ts'
 import { tempDir } from '../support/temp-dir.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -22,11 +26,12 @@ afterEach(() => {
  * Runs the CLI in one node process (`node --import tsx`, what `npx tsx` runs without its extra
  * parent process), so that SIGKILL really kills the server mid-write.
  */
-function cli(args: string[]): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
+function cli(args: string[], options: { env?: Record<string, string>; wrapper?: string[] } = {}): Running {
+  const command = [...(options.wrapper ?? []), process.execPath, '--import', 'tsx', 'src/server/cli.ts', ...args]
+  const child = spawn(command[0] as string, command.slice(1), {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SCHEDULE_WEB_TOKEN: '', PORT: '' },
+    env: { ...process.env, SCHEDULE_WEB_TOKEN: '', PORT: '', ...options.env },
   })
   children.push(child)
   let out = ''
@@ -37,8 +42,8 @@ function cli(args: string[]): Running {
   return { child, stdout: () => out, stderr: () => err, exited }
 }
 
-async function serve(dataDir: string): Promise<Running & { url: string }> {
-  const running = cli(['serve', '--port', '0', '--data-dir', dataDir, '--no-build', '--model-delay-ms', '500'])
+async function serve(dataDir: string, extra: string[] = ['--model-delay-ms', '500'], wrapper?: string[]): Promise<Running & { url: string }> {
+  const running = cli(['serve', '--port', '0', '--data-dir', dataDir, '--no-build', ...extra], wrapper ? { wrapper } : {})
   const deadline = Date.now() + 15_000
   while (!running.stdout().includes('\n')) {
     if (running.child.exitCode !== null || Date.now() > deadline) {
@@ -51,8 +56,8 @@ async function serve(dataDir: string): Promise<Running & { url: string }> {
   return { ...running, url: match[1] }
 }
 
-async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const running = cli(args)
+async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const running = cli(args, { env })
   const code = await running.exited
   return { code, stdout: running.stdout(), stderr: running.stderr() }
 }
@@ -188,4 +193,109 @@ describe('CLI serve, kill -9 and check', () => {
       stderr: '',
     })
   })
+})
+
+describe('CLI serve refuses weak tokens (SPEC 12.3)', () => {
+  const port = ['serve', '--port', '0', '--no-build']
+  it.each([
+    ['a short --token', [...port, '--token', 's3cret'], {}, 'refusing to start: the token must have at least 16 characters (it has 6) (--token or SCHEDULE_WEB_TOKEN)'],
+    ['a blank SCHEDULE_WEB_TOKEN on 0.0.0.0', [...port, '--host', '0.0.0.0'], { SCHEDULE_WEB_TOKEN: ' ' }, 'refusing to start: the token must not contain spaces (--token or SCHEDULE_WEB_TOKEN)'],
+    ['16 spaces', [...port, '--host', '0.0.0.0', '--token', ' '.repeat(16)], {}, 'refusing to start: the token must not contain spaces (--token or SCHEDULE_WEB_TOKEN)'],
+    ['a pass phrase with spaces', [...port, '--token', 'correct horse battery staple'], {}, 'refusing to start: the token must not contain spaces (--token or SCHEDULE_WEB_TOKEN)'],
+    ['15 characters', [...port, '--token', 'a'.repeat(15)], {}, 'refusing to start: the token must have at least 16 characters (it has 15) (--token or SCHEDULE_WEB_TOKEN)'],
+    ['an empty --token', [...port, '--token', ''], {}, 'refusing to start: the token must have at least 16 characters (it has 0) (--token or SCHEDULE_WEB_TOKEN)'],
+    ['no token on 0.0.0.0', [...port, '--host', '0.0.0.0'], {}, 'refusing to bind to 0.0.0.0 without a token (--token or SCHEDULE_WEB_TOKEN)'],
+  ])('exits 2 with one line for %s, before touching the data dir', async (_label, args, env, message) => {
+    const dir = await tempDir()
+    const result = await run([...args, '--data-dir', join(dir, 'data')], env)
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `${message}\n` })
+    expect(await snapshotDir(dir)).toEqual(new Map())
+  })
+
+  it('starts on 0.0.0.0 with a 16-character token and requires it', async () => {
+    const dir = await tempDir()
+    const running = cli(['serve', '--port', '0', '--no-build', '--data-dir', dir, '--host', '0.0.0.0'], { env: { SCHEDULE_WEB_TOKEN: 'kV9s-2Qx_7bLm.Tz' } })
+    await expect.poll(running.stdout, { timeout: 15_000 }).toMatch(/^listening on http:\/\/0\.0\.0\.0:\d+\n$/)
+    const port = /:(\d+)\n$/.exec(running.stdout())?.[1]
+    const sessions = `http://127.0.0.1:${port}/api/sessions`
+    expect((await fetch(sessions)).status).toBe(401)
+    expect((await fetch(sessions, { headers: { authorization: 'Bearer kV9s-2Qx_7bLm.Tz' } })).status).toBe(200)
+    running.child.kill('SIGTERM')
+    await running.exited
+  })
+})
+
+describe('CLI serve holds against slow clients with its real defaults (SPEC 12.2)', () => {
+  it('cuts 500 clients trickling a body at 30 s with 408 JSON while health keeps answering, and writes nothing', async () => {
+    const dir = await tempDir()
+    const server = await serve(dir, [])
+    const port = Number(new URL(server.url).port)
+    await post(`${server.url}/api/sessions`, { timeZone: 'UTC', sessionId: 's' })
+    const before = await snapshotDir(dir)
+    const head = `POST /api/sessions/s/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"text":"`
+    // one byte every 5 s, as the attack in the issue did: far too slow to finish 100 bytes in 30 s
+    const slow = Promise.all(Array.from({ length: 500 }, () => slowClient(port, head, 'x', 5_000)))
+    const probes = await probeWhile(port, slow, 1_000)
+    const results = await slow
+    expect(results.map((r) => ({ status: r.status, body: r.body, csp: r.headers['content-security-policy'] }))).toEqual(
+      results.map(() => ({ status: 408, body: '{"error":{"code":"request-timeout","message":"the request was not received in time"}}', csp: CONTENT_SECURITY_POLICY })),
+    )
+    expect(Math.min(...results.map((r) => r.closedAfterMs))).toBeGreaterThanOrEqual(30_000)
+    expect(probes.length).toBeGreaterThanOrEqual(20)
+    expect(probes).toEqual(probes.map(() => ({ status: 200, body: '{"ok":true}' })))
+    expect(diffSnapshots(before, await snapshotDir(dir))).toBeNull()
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+  }, 60_000)
+})
+
+describe('CLI serve under a small descriptor limit (prlimit --nofile)', () => {
+  const LIMIT = 256
+  const prlimit = ['prlimit', `--nofile=${LIMIT}:${LIMIT}`, '--']
+
+  /** Opens `count` connections that send half a request head and then nothing. */
+  async function flood(port: number, count: number): Promise<net.Socket[]> {
+    const sockets: net.Socket[] = []
+    for (let i = 0; i < count; i++) {
+      const socket = net.connect(port, '127.0.0.1')
+      socket.on('error', () => undefined)
+      socket.write(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`)
+      sockets.push(socket)
+    }
+    await Promise.all(sockets.map((socket) => new Promise((resolve) => (socket.connecting ? socket.once('connect', resolve).once('close', resolve) : resolve(null)))))
+    return sockets
+  }
+
+  it(`keeps answering health and writing Sessions while ${LIMIT * 2} idle connections flood it (the cap, derived from the limit, evicts them)`, async () => {
+    const dir = await tempDir()
+    const server = await serve(dir, [], prlimit)
+    const port = Number(new URL(server.url).port)
+    const sockets = await flood(port, LIMIT * 2)
+    const probes = []
+    for (let i = 0; i < 20; i++) probes.push(await probeHealth(port, 3_000))
+    expect(probes).toEqual(probes.map(() => ({ status: 200, body: '{"ok":true}' })))
+    expect(await post(`${server.url}/api/sessions`, { timeZone: 'UTC', sessionId: 'during-flood' })).toEqual({
+      status: 201,
+      body: { session: { id: 'during-flood', createdAt: expect.any(Number), timeZone: 'UTC', status: 'idle', eventCount: 0 } },
+    })
+    // the cap (128 of 256 descriptors) evicted the oldest flood connections to make room
+    expect(sockets.filter((s) => s.destroyed || s.readableEnded).length).toBeGreaterThanOrEqual(LIMIT * 2 - 128)
+    for (const socket of sockets) socket.destroy()
+    expect(server.stderr()).not.toMatch(/EMFILE/)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+  }, 60_000)
+
+  it('fails its health probes under the same flood without the cap (so the cap is what holds)', async () => {
+    const dir = await tempDir()
+    const server = await serve(dir, ['--max-connections', '100000'], prlimit)
+    const port = Number(new URL(server.url).port)
+    const sockets = await flood(port, LIMIT * 2)
+    const probes = []
+    for (let i = 0; i < 5; i++) probes.push(await probeHealth(port, 1_000))
+    expect(probes.filter((p) => 'error' in p).length).toBeGreaterThan(0)
+    for (const socket of sockets) socket.destroy()
+    server.child.kill('SIGKILL')
+    await server.exited
+  }, 60_000)
 })
