@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest'
+import { parseArgs, USAGE } from '../../src/server/cli-args.ts'
+
+const DEFAULTS = { port: 4280, host: '127.0.0.1', dataDir: './.data', model: 'offline', build: true }
+
+describe('parseArgs: serve', () => {
+  it('defaults to serve on 127.0.0.1:4280 with ./.data and the offline model', () => {
+    expect(parseArgs([], {})).toEqual({ kind: 'serve', options: DEFAULTS })
+    expect(parseArgs(['serve'], {})).toEqual({ kind: 'serve', options: DEFAULTS })
+  })
+
+  it('takes every flag, as `--flag value` and as `--flag=value`', () => {
+    const argv = [
+      'serve', '--port', '0', '--host=0.0.0.0', '--data-dir', '/tmp/x', '--model=openai:deepseek-chat', '--refresh-interval-ms', '60000',
+      '--time-zone', 'Asia/Shanghai', '--token=kV9s-2Qx_7bLm.Tz', '--public-host', 'https://schedule.example.com', '--model-delay-ms=25',
+      '--max-connections', '300', '--no-build',
+    ]
+    expect(parseArgs(argv, {})).toEqual({
+      kind: 'serve',
+      options: {
+        port: 0,
+        host: '0.0.0.0',
+        dataDir: '/tmp/x',
+        model: 'openai:deepseek-chat',
+        refreshIntervalMs: 60_000,
+        timeZone: 'Asia/Shanghai',
+        token: 'kV9s-2Qx_7bLm.Tz',
+        publicHost: 'https://schedule.example.com',
+        modelDelayMs: 25,
+        maxConnections: 300,
+        build: false,
+      },
+    })
+  })
+
+  it('lets the last of a repeated flag win', () => {
+    expect(parseArgs(['--port', '1', '--port', '2'], {})).toEqual({ kind: 'serve', options: { ...DEFAULTS, port: 2 } })
+  })
+
+  it('reads PORT and SCHEDULE_WEB_TOKEN from the environment; flags win; empty values are unset', () => {
+    expect(parseArgs([], { PORT: '5000', SCHEDULE_WEB_TOKEN: 'kV9s-2Qx_7bLm.Tz' })).toEqual({
+      kind: 'serve',
+      options: { ...DEFAULTS, port: 5000, token: 'kV9s-2Qx_7bLm.Tz' },
+    })
+    expect(parseArgs(['--port', '6000', '--token', 'other-token-0123456'], { PORT: '5000', SCHEDULE_WEB_TOKEN: 'kV9s-2Qx_7bLm.Tz' })).toEqual({
+      kind: 'serve',
+      options: { ...DEFAULTS, port: 6000, token: 'other-token-0123456' },
+    })
+    expect(parseArgs([], { PORT: '', SCHEDULE_WEB_TOKEN: '' })).toEqual({ kind: 'serve', options: DEFAULTS })
+    // a blank (not empty) token is kept, so that the server refuses it as weak instead of running without one
+    expect(parseArgs([], { SCHEDULE_WEB_TOKEN: ' ' })).toEqual({ kind: 'serve', options: { ...DEFAULTS, token: ' ' } })
+  })
+
+  it('takes a value that looks like a flag when one is required (as `--flag value` always did)', () => {
+    expect(parseArgs(['--token', '--abcdefghijklmnop'], {})).toEqual({ kind: 'serve', options: { ...DEFAULTS, token: '--abcdefghijklmnop' } })
+  })
+
+  it.each([
+    [['--help'], { kind: 'help' }],
+    [['-h'], { kind: 'help' }],
+    [['serve', '--port', '1', '--help'], { kind: 'help' }],
+    [['check', '--help'], { kind: 'help' }],
+    [['check', 'a.jsonl', '-h'], { kind: 'help' }],
+  ])('answers help for %j', (argv, expected) => {
+    expect(parseArgs(argv, {})).toEqual(expected)
+  })
+
+  it.each([
+    [['--port'], '--port needs a value'],
+    [['--data-dir'], '--data-dir needs a value'],
+    [['--token'], '--token needs a value'],
+    [['--port', 'x'], '--port needs a non-negative integer, got "x"'],
+    [['--port', '-1'], '--port needs a non-negative integer, got "-1"'],
+    [['--port='], '--port needs a non-negative integer, got ""'],
+    [['--port', '1.5'], '--port needs a non-negative integer, got "1.5"'],
+    [['--port', '65536'], '--port must be at most 65535'],
+    [['--port', '99999999999999999999'], '--port needs a non-negative integer, got "99999999999999999999"'],
+    [['--refresh-interval-ms', '1e3'], '--refresh-interval-ms needs a non-negative integer, got "1e3"'],
+    [['--model-delay-ms', ' 1'], '--model-delay-ms needs a non-negative integer, got " 1"'],
+    [['--max-connections', '0'], '--max-connections must be at least 1'],
+    [['--no-build=yes'], '--no-build takes no value'],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseArgs(argv, {})).toThrow(new Error(message))
+  })
+
+  it('refuses a bad PORT from the environment', () => {
+    expect(() => parseArgs([], { PORT: 'eighty' })).toThrow(new Error('PORT needs a non-negative integer, got "eighty"'))
+  })
+
+  it.each([
+    [['--nope'], '--nope'],
+    [['--nope=1'], '--nope'],
+    [['-p', '1'], '-p'],
+    [['stray'], 'stray'],
+    [['--port', '1', 'stray'], 'stray'],
+    [['--', '--port', '1'], '--'],
+    [['--Port', '1'], '--Port'],
+  ])('refuses the unknown option in %j with the usage', (argv, name) => {
+    expect(() => parseArgs(argv, {})).toThrow(new Error(`unknown option ${name}\n${USAGE}`))
+  })
+})
+
+describe('parseArgs: check', () => {
+  it('takes files and directories', () => {
+    expect(parseArgs(['check', 'a.jsonl', 'dir/', '-'], {})).toEqual({ kind: 'check', paths: ['a.jsonl', 'dir/', '-'] })
+    expect(parseArgs(['check', '--', '--odd-name.jsonl'], {})).toEqual({ kind: 'check', paths: ['--odd-name.jsonl'] })
+  })
+
+  it('needs at least one path and refuses options', () => {
+    expect(() => parseArgs(['check'], {})).toThrow(new Error('check needs at least one file or directory'))
+    expect(() => parseArgs(['check', 'a.jsonl', '--port', '1'], {})).toThrow(new Error(`unknown option --port\n${USAGE}`))
+  })
+})
