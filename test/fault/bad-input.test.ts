@@ -22,6 +22,7 @@ import {
   type Probe,
 } from './probes.ts'
 import { diffSnapshots, snapshotDir } from './support.ts'
+import { countSubscriptions } from '../support/feed-subscriptions.ts'
 import { chunked, rawExchange, req } from '../support/raw-http.ts'
 
 /**
@@ -338,17 +339,7 @@ describe('HEAD of the event stream', () => {
   it('answers the headers without leaving a stream loop (a log subscription and a heartbeat timer) behind', async () => {
     const world = await World.create(await tempDir('sw-bad-head-'))
     const app = createApp({ host: world.host, schedules: world.schedules })
-    const feed = await world.host.feed('alpha')
-    let subscriptions = 0
-    const subscribe = feed.onEvents.bind(feed)
-    feed.onEvents = (listener) => {
-      subscriptions++
-      const unsubscribe = subscribe(listener)
-      return () => {
-        subscriptions--
-        unsubscribe()
-      }
-    }
+    const subscriptions = countSubscriptions(await world.host.feed('alpha'))
     for (let i = 0; i < 20; i++) {
       const response = await withTimeout(Promise.resolve(app.request('http://127.0.0.1:4280/api/sessions/alpha/stream', { method: 'HEAD' })), 'HEAD stream')
       expect({ status: response.status, type: response.headers.get('content-type'), body: await response.text() }).toEqual({
@@ -361,10 +352,10 @@ describe('HEAD of the event stream', () => {
     const get = await app.request('http://127.0.0.1:4280/api/sessions/alpha/stream')
     const reader = (get.body as ReadableStream<Uint8Array>).getReader()
     await reader.read()
-    expect(subscriptions).toBe(1)
+    expect(subscriptions()).toBe(1)
     await reader.cancel()
     await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(subscriptions).toBe(0)
+    expect(subscriptions()).toBe(0)
     await world.host.close()
   })
 })

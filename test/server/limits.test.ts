@@ -1,6 +1,6 @@
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ScriptedModel, type Host, type Session, type SessionFeed } from '../../src/host/index.ts'
+import { ScriptedModel, type Host, type Session } from '../../src/host/index.ts'
 import type { SessionEvent } from '../../src/protocol/index.ts'
 import { createApp } from '../../src/server/app.ts'
 import { composeHost } from '../../src/server/compose.ts'
@@ -9,6 +9,7 @@ import { CONTENT_SECURITY_POLICY } from '../../src/server/security-headers.ts'
 import { listen, type RequestTimeouts, type RunningServer } from '../../src/server/serve.ts'
 import { MAX_UNREAD_SSE_BYTES, sseFrame } from '../../src/server/sse-outbox.ts'
 import { diffSnapshots, snapshotDir } from '../fault/support.ts'
+import { countSubscriptions } from '../support/feed-subscriptions.ts'
 import { probeHealth, probeWhile, slowClient, type SlowResult } from '../support/slow-client.ts'
 import { SseReader } from '../support/sse-reader.ts'
 import { tempDir } from '../support/temp-dir.ts'
@@ -182,20 +183,6 @@ describe('connection cap (SPEC 12.2)', () => {
 })
 
 describe('SSE readers that do not read (SPEC 12.2)', () => {
-  function countSubscriptions(feed: SessionFeed): () => number {
-    let count = 0
-    const subscribe = feed.onEvents.bind(feed)
-    feed.onEvents = (listener) => {
-      count++
-      const unsubscribe = subscribe(listener)
-      return () => {
-        count--
-        unsubscribe()
-      }
-    }
-    return () => count
-  }
-
   const reason = (i: number): string => `${String(i).padStart(6, '0')}${'x'.repeat(100_000)}`
 
   it(`drops a stream once more than ${MAX_UNREAD_SSE_BYTES} bytes of live events are unread, not before`, async () => {
