@@ -7,7 +7,7 @@ export function isJsonMediaType(value: string | undefined): boolean {
 }
 
 /** The 415 answer to a body that is not declared as JSON (SPEC 8, 12.3). */
-export function unsupportedMediaType(contentType: string | undefined): ApiError {
+function unsupportedMediaType(contentType: string | undefined): ApiError {
   return new ApiError(
     415,
     'unsupported-media-type',

@@ -10,7 +10,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const SAME_SITE_VALUES = new Set(['same-origin', 'none'])
 
 /** The authority a request was made to: its Host header, else the host of its URL (read without a URL parser, which can throw). */
-export function requestAuthority(c: Context): string {
+function requestAuthority(c: Context): string {
   const header = c.req.header('host')
   if (header !== undefined) return header
   const match = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(c.req.url)
@@ -18,7 +18,7 @@ export function requestAuthority(c: Context): string {
 }
 
 /** The 403 answer to an authority that does not name this server. */
-export function forbiddenHost(authority: string): ApiError {
+function forbiddenHost(authority: string): ApiError {
   return new ApiError(403, 'forbidden', `host ${JSON.stringify(authority)} is not allowed`)
 }
 

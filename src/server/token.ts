@@ -4,7 +4,7 @@ import { bearerAuth } from 'hono/bearer-auth'
 import type { ApiErrorBody } from '../protocol/index.ts'
 
 /** Fewest characters a token may have (SPEC 12.3). */
-export const MIN_TOKEN_LENGTH = 16
+const MIN_TOKEN_LENGTH = 16
 
 const TOKEN68 = /^[A-Za-z0-9._~+/-]+=*$/
 

@@ -6,7 +6,7 @@ import { createApp } from '../../src/server/app.ts'
 import { composeHost } from '../../src/server/compose.ts'
 import { connectionCap } from '../../src/server/connection-cap.ts'
 import { CONTENT_SECURITY_POLICY } from '../../src/server/security-headers.ts'
-import { listen, type RequestTimeouts, type RunningServer } from '../../src/server/serve.ts'
+import { DEFAULT_TIMEOUTS, listen, type RequestTimeouts, type RunningServer } from '../../src/server/serve.ts'
 import { MAX_UNREAD_SSE_BYTES, sseFrame } from '../../src/server/sse-outbox.ts'
 import { diffSnapshots, snapshotDir } from '../fault/support.ts'
 import { countSubscriptions } from '../support/feed-subscriptions.ts'
@@ -52,6 +52,12 @@ function timedOut(result: SlowResult): { status: number | null; body: string; cs
 const TIMED_OUT = { status: 408, body: TIMEOUT_BODY, csp: CONTENT_SECURITY_POLICY, cache: 'no-store' }
 
 describe('request timeouts (SPEC 12.2)', () => {
+  it('defaults to 10 s for the headers and 30 s for the whole request', async () => {
+    const { server } = await start()
+    const { headersTimeout, requestTimeout } = server.server
+    expect({ headersTimeout, requestTimeout, defaults: DEFAULT_TIMEOUTS }).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, defaults: { headersMs: 10_000, bodyMs: 30_000 } })
+  })
+
   it('cuts 500 clients trickling a body at the body timeout with 408 JSON, while health probes keep answering, and writes nothing', async () => {
     const timeouts = { headersMs: 1_000, bodyMs: 2_000 }
     const { server, dataDir } = await start({ timeouts })
