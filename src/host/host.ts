@@ -1,7 +1,8 @@
-import type { SessionHeader, UserMessage } from '../protocol/index.ts'
+import type { SessionEvent, SessionHeader, UserMessage } from '../protocol/index.ts'
 import { errorMessage, SESSION_ID_PATTERN, sameTimeZone } from '../protocol/index.ts'
+import { DueWatcher } from './due-watcher.ts'
 import { HostError } from './errors.ts'
-import { hostFolds, titleFold } from './folds.ts'
+import { hostFolds, inboxFold, loopFold } from './folds.ts'
 import { randomId } from './ids.ts'
 import type { Model } from './models/model.ts'
 import { realTimers, systemClock, type Clock, type Plugin, type SessionFold, type Timers } from './plugin-api.ts'
@@ -9,14 +10,21 @@ import { HostPluginContext, installPlugin, PluginRegistry } from './registry.ts'
 import { Session } from './session/session.ts'
 import { SessionFeed } from './session-feed.ts'
 import { FoldingVisitor, SessionLog } from './session-log.ts'
-import type { FileLayer, SessionWriter, Store } from './store/index.ts'
+import type { EventPage, EventRange, FileLayer, SessionEntry, SessionWriter, Store, StoredSummary } from './store/index.ts'
 import { JsonlStore, isStoreError, StoreError } from './store/index.ts'
+import { summarize } from './summary.ts'
 
 /** How a failed session's store is retried: capped exponential backoff (SPEC 2.6). */
 export type RecoveryPolicy = { initialMs: number; maxMs: number }
 
 /** SPEC 2.6: 100 ms doubling to 5 s. */
 export const DEFAULT_RECOVERY: RecoveryPolicy = { initialMs: 100, maxMs: 5000 }
+
+/** SPEC 11: sessions held open in memory at most. */
+export const DEFAULT_MAX_OPEN_SESSIONS = 256
+
+/** An open session nobody used for this long is closed (its memory and file handle released). */
+export const DEFAULT_IDLE_CLOSE_MS = 10 * 60_000
 
 /** How to build a host. */
 export type HostOptions = {
@@ -31,8 +39,11 @@ export type HostOptions = {
   systemPrompt?: string
   compactThresholdChars?: number
   recovery?: RecoveryPolicy
-  /** Timers of the recovery backoff (tests fire them by hand). */
+  /** Timers of the recovery backoff, idle closing and the due index (tests fire them by hand). */
   timers?: Timers
+  /** Sessions held open at most (least recently used idle ones are closed first). */
+  maxOpenSessions?: number
+  idleCloseMs?: number
   log?: (line: string) => void
 }
 
@@ -46,6 +57,9 @@ export type SessionDescription = {
   eventCount: number
   status: 'idle' | 'running'
 }
+
+/** A page of session descriptions, newest first. */
+export type DescriptionPage = { sessions: SessionDescription[]; nextCursor: string | null }
 
 /** The default system prompt of the assistant. */
 export const DEFAULT_SYSTEM_PROMPT =
@@ -67,22 +81,31 @@ function notFound(id: string): HostError {
   return new HostError('session-not-found', `session ${id} does not exist`, { sessionId: id })
 }
 
+function isNotFound(error: unknown): boolean {
+  return (isStoreError(error) && error.code === 'not-found') || (error instanceof HostError && error.code === 'session-not-found')
+}
+
 type Slot =
   | { state: 'opening'; pending: Promise<Session> }
-  | { state: 'open'; session: Session }
+  | { state: 'open'; session: Session; inUse: number; lastUsed: number }
   | {
       state: 'unavailable'
+      header: SessionHeader
       error: StoreError
       /** The failed writer, until its non-durable tail is repaired. */
       writer: SessionWriter | null
-      /** The last view's title, for descriptions while unavailable. */
-      title: string | null
+      /** The summary of the last view, for descriptions while unavailable. */
+      summary: StoredSummary
       attempt: number
       retryAt: number
       timer: unknown
     }
 
-/** The agent host: sessions on a store, plugins, and one agent loop per open session. */
+/**
+ * The agent host: sessions on a store, plugins, and one agent loop per open session. Sessions are
+ * opened on demand and held in a bounded LRU (SPEC 12.1); lists, pages and the due index come from
+ * the store's summaries, so nothing reads a whole log to answer them.
+ */
 export class Host {
   readonly registry = new PluginRegistry()
   readonly clock: Clock
@@ -91,9 +114,16 @@ export class Host {
   private readonly contexts: HostPluginContext[] = []
   private readonly logLine: (line: string) => void
   private readonly openListeners = new Set<(session: Session) => void>()
+  private readonly eventListeners = new Set<(sessionId: string, events: readonly SessionEvent[]) => void>()
+  private readonly changeListeners = new Set<(sessionId: string) => void>()
   private readonly recovery: RecoveryPolicy
   private readonly timers: Timers
+  private readonly maxOpen: number
+  private readonly idleCloseMs: number
+  private readonly due: DueWatcher
+  private sweepTimer: unknown = null
   private shuttingDown = false
+  private starting: Promise<void> | null = null
 
   private constructor(
     private readonly options: HostOptions,
@@ -103,12 +133,22 @@ export class Host {
     this.logLine = options.log ?? ((line) => console.error(line))
     this.recovery = options.recovery ?? DEFAULT_RECOVERY
     this.timers = options.timers ?? realTimers
+    this.maxOpen = Math.max(1, options.maxOpenSessions ?? DEFAULT_MAX_OPEN_SESSIONS)
+    this.idleCloseMs = options.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS
+    this.due = new DueWatcher({
+      clock: this.clock,
+      timers: this.timers,
+      due: (limit) => store.dueSessions(Number.MAX_SAFE_INTEGER, limit),
+      isOpen: (id) => this.slots.has(id),
+      wake: (id) => this.wakeForDue(id),
+      lookahead: this.maxOpen + 16,
+    })
     this.registry.onFoldRemoved((fold) => {
       for (const slot of this.slots.values()) if (slot.state === 'open') slot.session.log.removeFold(fold)
     })
   }
 
-  /** Opens the store and installs the plugins in order. */
+  /** Opens the store and installs the plugins in order; opens no session. */
   static async create(options: HostOptions): Promise<Host> {
     const log = options.log ?? ((line: string) => console.error(line))
     let store = options.store
@@ -138,10 +178,69 @@ export class Host {
     return ctx
   }
 
+  /**
+   * Starts the work that follows listening (SPEC 12.1): loads the store's summaries, reopens the
+   * sessions a restart left with queued messages or an open turn, rebuilds missing summaries and
+   * arms the due index. Resolves when that is done; the server answers meanwhile.
+   */
+  start(): Promise<void> {
+    this.starting ??= this.startNow().catch((error: unknown) => {
+      this.logLine(`startup work failed: ${errorMessage(error)}`)
+    })
+    return this.starting
+  }
+
+  private async startNow(): Promise<void> {
+    const listing = await this.store.listSessions()
+    const rebuild: string[] = []
+    for (const entry of listing) {
+      if ('problem' in entry) {
+        this.logLine(`session ${entry.id} does not open: ${entry.problem.message}`)
+        continue
+      }
+      if (entry.summary === null) rebuild.push(entry.id)
+      else if (entry.summary.openTurn || entry.summary.pendingInbox > 0) await this.resume(entry.id)
+    }
+    for (const id of rebuild) {
+      if (this.shuttingDown) return
+      const summary = await this.rebuildSummary(id).catch((error: unknown) => {
+        this.logLine(`session ${id} does not open: ${errorMessage(error)}`)
+        return null
+      })
+      if (summary !== null && (summary.openTurn || summary.pendingInbox > 0)) await this.resume(id)
+    }
+    this.armSweep()
+    this.due.refresh()
+  }
+
+  private async resume(id: string): Promise<void> {
+    try {
+      await this.openSession(id)
+    } catch (error) {
+      this.logLine(`session ${id} does not open: ${errorMessage(error)}`)
+    }
+  }
+
   /** Calls back whenever a session has been opened (created, loaded or reopened after a failure). */
   onSessionOpened(listener: (session: Session) => void): () => void {
     this.openListeners.add(listener)
     return () => this.openListeners.delete(listener)
+  }
+
+  /** Calls back with the events of any session as they become durable. */
+  onEvents(listener: (sessionId: string, events: readonly SessionEvent[]) => void): () => void {
+    this.eventListeners.add(listener)
+    return () => this.eventListeners.delete(listener)
+  }
+
+  /** Calls back when a session's description may have changed (status, title, event count). */
+  onSessionChanged(listener: (sessionId: string) => void): () => void {
+    this.changeListeners.add(listener)
+    return () => this.changeListeners.delete(listener)
+  }
+
+  private changed(id: string): void {
+    for (const listener of this.changeListeners) listener(id)
   }
 
   private folds(): SessionFold<unknown>[] {
@@ -159,11 +258,15 @@ export class Host {
     }
   }
 
-  private feedOf(id: string): SessionFeed {
-    let feed = this.feeds.get(id)
+  private summaryOf(log: SessionLog): StoredSummary {
+    return summarize(log, log.length, log.event(log.length - 1)?.time ?? null, this.registry)
+  }
+
+  private feedFor(header: SessionHeader, knownCount: number): SessionFeed {
+    let feed = this.feeds.get(header.id)
     if (!feed) {
-      feed = new SessionFeed(id)
-      this.feeds.set(id, feed)
+      feed = new SessionFeed(header.id, header, this.store, knownCount)
+      this.feeds.set(header.id, feed)
     }
     return feed
   }
@@ -174,13 +277,18 @@ export class Host {
     try {
       writer = await this.store.openSession(id, visitor)
     } catch (error) {
-      if (isStoreError(error) && error.code === 'not-found') throw notFound(id)
+      if (isNotFound(error)) throw notFound(id)
       throw error
     }
-    const log = new SessionLog(visitor.headerRead, visitor, writer, this.clock)
+    const log = new SessionLog(visitor.headerRead, visitor, writer, this.clock, (l) => this.summaryOf(l))
     const session = new Session(log, this.runtime())
     log.onFailure((error) => this.failed(session, error))
-    this.feedOf(id).attach(session)
+    this.feedFor(log.header, log.durableLength).attach(session)
+    log.onDurable((events) => {
+      for (const listener of this.eventListeners) listener(id, events)
+      this.changed(id)
+    })
+    session.onStatus(() => this.changed(id))
     log.onWritten((appended) => {
       for (const hook of this.registry.appendHooks.slice()) {
         if (hook.owner.disposed) continue
@@ -193,6 +301,7 @@ export class Host {
         }
       }
     })
+    log.publishSummary()
     await session.recover()
     for (const hook of this.registry.openHooks.slice()) {
       if (hook.owner.disposed) continue
@@ -208,7 +317,10 @@ export class Host {
     pending.then(
       (session) => {
         const slot = this.slots.get(id)
-        if (slot?.state === 'opening' && slot.pending === pending && !session.closed) this.slots.set(id, { state: 'open', session })
+        if (slot?.state === 'opening' && slot.pending === pending && !session.closed) {
+          this.slots.set(id, { state: 'open', session, inUse: 0, lastUsed: this.clock.now() })
+          this.evict()
+        }
       },
       () => {
         const slot = this.slots.get(id)
@@ -218,20 +330,33 @@ export class Host {
     return pending
   }
 
+  private closeHooks(session: Session): void {
+    for (const hook of this.registry.closeHooks.slice()) {
+      if (hook.owner.disposed) continue
+      try {
+        hook.value(session)
+      } catch (error) {
+        this.logLine(`session ${session.id}: close hook failed: ${errorMessage(error)}`)
+      }
+    }
+  }
+
   /** A session whose store failed stops; it is reopened from its durable events once the store works again. */
   private failed(session: Session, error: StoreError): void {
     const slot = this.slots.get(session.id)
     if (slot?.state === 'unavailable' || this.shuttingDown) return
-    const title = session.fold(titleFold).title
-    this.feedOf(session.id).suspend()
+    const summary = this.summaryOf(session.log)
+    this.feeds.get(session.id)?.detachSession(true)
+    this.closeHooks(session)
     this.logLine(`session ${session.id}: storage unavailable, writes are refused until it recovers: ${error.message}`)
-    this.scheduleRecovery(session.id, error, session.log.store, title, 0)
+    this.scheduleRecovery(session.header, error, session.log.store, { ...summary, eventCount: session.log.durableLength }, 0)
+    this.changed(session.id)
   }
 
-  private scheduleRecovery(id: string, error: StoreError, writer: SessionWriter | null, title: string | null, attempt: number): void {
+  private scheduleRecovery(header: SessionHeader, error: StoreError, writer: SessionWriter | null, summary: StoredSummary, attempt: number): void {
     const delay = Math.min(this.recovery.maxMs, this.recovery.initialMs * 2 ** attempt)
-    const timer = this.timers.set(() => void this.recover(id), delay)
-    this.slots.set(id, { state: 'unavailable', error, writer, title, attempt, retryAt: this.clock.now() + delay, timer })
+    const timer = this.timers.set(() => void this.recover(header.id), delay)
+    this.slots.set(header.id, { state: 'unavailable', header, error, writer, summary, attempt, retryAt: this.clock.now() + delay, timer })
   }
 
   private async recover(id: string): Promise<void> {
@@ -245,7 +370,7 @@ export class Host {
       }
     } catch (error) {
       const failure = isStoreError(error) ? error : new StoreError('unavailable', errorMessage(error))
-      this.scheduleRecovery(id, failure, slot.writer, slot.title, slot.attempt + 1)
+      this.scheduleRecovery(slot.header, failure, slot.writer, slot.summary, slot.attempt + 1)
       return
     }
     const pending = this.load(id)
@@ -253,14 +378,16 @@ export class Host {
     try {
       const session = await pending
       if (this.slots.get(id)?.state !== 'opening') return
-      this.slots.set(id, { state: 'open', session })
+      this.slots.set(id, { state: 'open', session, inUse: 0, lastUsed: this.clock.now() })
       this.logLine(`session ${id}: storage available again`)
+      this.evict()
     } catch (error) {
       if (this.slots.get(id)?.state !== 'opening') return
       if (isStoreError(error) && error.code === 'unavailable') {
-        this.scheduleRecovery(id, error, null, slot.title, slot.attempt + 1)
+        this.scheduleRecovery(slot.header, error, null, slot.summary, slot.attempt + 1)
       } else {
         this.slots.delete(id)
+        this.feeds.get(id)?.detachSession(false)
         this.logLine(`session ${id}: cannot be reopened after the storage failure: ${errorMessage(error)}`)
       }
     }
@@ -271,32 +398,167 @@ export class Host {
     return new StoreError('unavailable', `storage for session ${id} is unavailable; retry later`, { retryAfterMs })
   }
 
+  /** Closes least recently used idle sessions beyond the bound. */
+  private evict(): void {
+    let open = 0
+    for (const slot of this.slots.values()) if (slot.state !== 'unavailable') open++
+    if (open <= this.maxOpen) return
+    const candidates = [...this.slots].filter(
+      (entry): entry is [string, Extract<Slot, { state: 'open' }>] => entry[1].state === 'open' && this.closable(entry[1].session, entry[1].inUse),
+    )
+    candidates.sort((a, b) => a[1].lastUsed - b[1].lastUsed)
+    for (const [id] of candidates) {
+      if (open <= this.maxOpen) break
+      void this.closeSession(id)
+      open--
+    }
+  }
+
+  private closable(session: Session, inUse: number): boolean {
+    if (inUse > 0 || session.running || session.closed) return false
+    return session.fold(inboxFold).size === 0 && session.fold(loopFold).openTurn === null
+  }
+
+  private armSweep(): void {
+    if (this.shuttingDown || this.sweepTimer !== null || this.idleCloseMs <= 0) return
+    this.sweepTimer = this.timers.set(() => {
+      this.sweepTimer = null
+      const now = this.clock.now()
+      for (const [id, slot] of [...this.slots]) {
+        if (slot.state === 'open' && now - slot.lastUsed >= this.idleCloseMs && this.closable(slot.session, slot.inUse)) void this.closeSession(id)
+      }
+      this.armSweep()
+    }, Math.min(60_000, this.idleCloseMs))
+  }
+
+  /** Closes an open session (its loop is idle): memory and file handle are released; it reopens on demand. */
+  private async closeSession(id: string): Promise<void> {
+    const slot = this.slots.get(id)
+    if (slot?.state !== 'open') return
+    this.slots.delete(id)
+    const feed = this.feeds.get(id)
+    feed?.detachSession(false)
+    if (feed?.idle) this.feeds.delete(id)
+    this.closeHooks(slot.session)
+    await slot.session.close()
+    this.due.refresh()
+  }
+
   /** Opens a session (once; later calls share it). Throws `session-not-found`, a corrupt or an unavailable StoreError. */
   openSession(id: string): Promise<Session> {
     if (!SESSION_ID_PATTERN.test(id)) return Promise.reject(notFound(id))
     const slot = this.slots.get(id)
-    if (slot?.state === 'open') return Promise.resolve(slot.session)
+    if (slot?.state === 'open') {
+      slot.lastUsed = this.clock.now()
+      this.slots.delete(id)
+      this.slots.set(id, slot)
+      return Promise.resolve(slot.session)
+    }
     if (slot?.state === 'opening') return slot.pending
     if (slot?.state === 'unavailable') return Promise.reject(this.unavailable(id, slot))
     return this.opening(id, this.load(id))
   }
 
-  /** The readers' view of a session (opened on demand), which stays valid while the session recovers. */
-  async feed(id: string): Promise<SessionFeed> {
+  /** Runs a task with the session open and kept open (not evicted) until it settles. */
+  async withSession<T>(id: string, task: (session: Session) => Promise<T> | T): Promise<T> {
+    const session = await this.openSession(id)
     const slot = this.slots.get(id)
-    if (slot?.state !== 'unavailable') await this.openSession(id)
-    const feed = this.feeds.get(id)
-    if (!feed || feed.header === null) throw notFound(id)
-    return feed
+    const held = slot?.state === 'open' && slot.session === session ? slot : null
+    if (held) held.inUse++
+    try {
+      return await task(session)
+    } finally {
+      if (held) {
+        held.inUse--
+        held.lastUsed = this.clock.now()
+      }
+    }
   }
 
-  /** What readers are told of a session (durable counts only). */
-  async describe(id: string): Promise<SessionDescription> {
+  private async rebuildSummary(id: string): Promise<StoredSummary> {
+    const visitor = new FoldingVisitor(id, this.folds(), false)
+    await this.store.scanSession(id, visitor)
+    const summary = summarize(visitor, visitor.count, visitor.lastTime, this.registry)
+    if (!this.slots.has(id)) await this.store.putSummary(id, summary)
+    return summary
+  }
+
+  private async entryOf(id: string): Promise<{ header: SessionHeader; summary: StoredSummary }> {
+    let entry: SessionEntry
+    try {
+      entry = await this.store.readEntry(id)
+    } catch (error) {
+      if (isNotFound(error)) throw notFound(id)
+      throw error
+    }
+    return { header: entry.header, summary: entry.summary ?? (await this.rebuildSummary(id)) }
+  }
+
+  private describeOpen(id: string): SessionDescription | null {
     const slot = this.slots.get(id)
+    if (slot?.state === 'open') {
+      const log = slot.session.log
+      const summary = this.summaryOf(log)
+      return { header: log.header, title: summary.title, eventCount: log.durableLength, status: slot.session.status }
+    }
+    if (slot?.state === 'unavailable') return { header: slot.header, title: slot.summary.title, eventCount: slot.summary.eventCount, status: 'idle' }
+    return null
+  }
+
+  /** What readers are told of a session (durable counts only); never opens its log. */
+  async describe(id: string): Promise<SessionDescription> {
+    if (!SESSION_ID_PATTERN.test(id)) throw notFound(id)
+    const slot = this.slots.get(id)
+    if (slot?.state === 'opening') await slot.pending
+    const live = this.describeOpen(id)
+    if (live) return live
+    const { header, summary } = await this.entryOf(id)
+    return { header, title: summary.title, eventCount: summary.eventCount, status: 'idle' }
+  }
+
+  /** One page of sessions, newest first, from the store's summaries (SPEC 8); never opens a log. */
+  async listSessions(options: { limit: number; before?: string }): Promise<DescriptionPage> {
+    const page = await this.store.listPage(options)
+    const sessions: SessionDescription[] = []
+    for (const entry of page.entries) {
+      const live = this.describeOpen(entry.id)
+      if (live) {
+        sessions.push(live)
+        continue
+      }
+      let summary = entry.summary
+      if (summary === null) {
+        try {
+          summary = await this.rebuildSummary(entry.id)
+        } catch (error) {
+          this.logLine(`session ${entry.id} does not open: ${errorMessage(error)}`)
+          continue
+        }
+      }
+      sessions.push({ header: entry.header, title: summary.title, eventCount: summary.eventCount, status: 'idle' })
+    }
+    return { sessions, nextCursor: page.nextCursor }
+  }
+
+  /** The readers' view of a session, which stays valid while the session is closed or recovers; never opens its log. */
+  async feed(id: string): Promise<SessionFeed> {
+    if (!SESSION_ID_PATTERN.test(id)) throw notFound(id)
+    const known = this.feeds.get(id)
+    if (known) return known
+    const slot = this.slots.get(id)
+    if (slot?.state === 'opening') await slot.pending.catch(() => undefined)
+    const again = this.feeds.get(id)
+    if (again) return again
+    const { header, summary } = await this.entryOf(id)
+    return this.feedFor(header, summary.eventCount)
+  }
+
+  /** A page of a session's durable events (SPEC 8), from memory or the store; never opens its log. */
+  async readEvents(id: string, range: EventRange): Promise<{ header: SessionHeader; page: EventPage }> {
     const feed = await this.feed(id)
-    const header = feed.header as SessionHeader
-    const title = slot?.state === 'unavailable' ? slot.title : (await this.openSession(id)).fold(titleFold).title
-    return { header, title, eventCount: feed.length, status: feed.status }
+    const page = await feed.page(range)
+    if (feed.idle) this.feeds.delete(id)
+    return { header: feed.header, page }
   }
 
   /** Creates a session with an optional canonical zone; an existing id with an equal zone is returned as is. */
@@ -308,7 +570,7 @@ export class Host {
     if (slot === undefined) {
       // a cold session with another zone is refused from its header alone: never resumed, nothing written
       const onDisk = await this.store.readHeader(id).catch((error: unknown) => {
-        if (isStoreError(error) && error.code === 'not-found') return null
+        if (isNotFound(error)) return null
         throw error
       })
       if (onDisk !== null && !zonesEqual(onDisk.timeZone, input.timeZone)) throw conflict(id, input.timeZone, onDisk.timeZone)
@@ -336,7 +598,10 @@ export class Host {
       )
     }
     const session = await pending
-    if (created) return { session, created: true }
+    if (created) {
+      this.changed(id)
+      return { session, created: true }
+    }
     if (!zonesEqual(session.header.timeZone, input.timeZone)) throw conflict(id, input.timeZone, session.header.timeZone)
     return { session, created: false }
   }
@@ -346,49 +611,61 @@ export class Host {
     return (await this.store.listSessions()).filter((entry) => 'header' in entry).map((entry) => entry.id)
   }
 
-  /** Opens every session that opens; logs and skips the ones that refuse to (never blocks on a special file). */
-  async openAll(): Promise<Session[]> {
-    const out: Session[] = []
-    for (const entry of await this.store.listSessions()) {
-      if ('problem' in entry) {
-        this.logLine(`session ${entry.id} does not open: ${entry.problem.message}`)
-        continue
-      }
-      try {
-        out.push(await this.openSession(entry.id))
-      } catch (error) {
-        this.logLine(`session ${entry.id} does not open: ${errorMessage(error)}`)
-      }
-    }
-    return out
-  }
-
   /** Builds a person's message and makes it durable in the session's inbox (SPEC 3.1, 4.3). */
   async send(sessionId: string, input: OutgoingMessage): Promise<{ rpcId: string; messageId: string }> {
-    const session = await this.openSession(sessionId)
-    const rpcId = randomId('rpc-')
-    const message: UserMessage = {
-      id: randomId('msg-'),
-      role: 'user',
-      content: [{ type: 'text', text: input.text }],
-      source:
-        input.clientTimeZone === undefined
-          ? { kind: 'user' }
-          : { kind: 'user', rpcId, clientTimeZone: input.clientTimeZone },
-    }
-    await session.enqueue(message, input.mode === 'steer' ? 'next-step' : 'next-turn')
-    return { rpcId, messageId: message.id }
+    return this.withSession(sessionId, async (session) => {
+      const rpcId = randomId('rpc-')
+      const message: UserMessage = {
+        id: randomId('msg-'),
+        role: 'user',
+        content: [{ type: 'text', text: input.text }],
+        source:
+          input.clientTimeZone === undefined
+            ? { kind: 'user' }
+            : { kind: 'user', rpcId, clientTimeZone: input.clientTimeZone },
+      }
+      await session.enqueue(message, input.mode === 'steer' ? 'next-step' : 'next-turn')
+      return { rpcId, messageId: message.id }
+    })
   }
 
   /** Compacts a session's surface once it is idle (SPEC 2.4); resolves once the compaction is durable. */
   async compact(sessionId: string): Promise<{ messageId: string | null }> {
-    const session = await this.openSession(sessionId)
-    return { messageId: await session.compact() }
+    return this.withSession(sessionId, async (session) => ({ messageId: await session.compact() }))
+  }
+
+  /** Renames a session (SPEC 2.2 `session/title`); resolves once the rename is durable. */
+  async rename(sessionId: string, title: string): Promise<void> {
+    await this.withSession(sessionId, (session) => session.rename(title))
+  }
+
+  /** Cancels the running turn of a session, if it is open. */
+  async cancel(sessionId: string): Promise<void> {
+    const slot = this.slots.get(sessionId)
+    if (slot?.state === 'open') slot.session.cancel()
+    else await this.describe(sessionId)
+  }
+
+  private async wakeForDue(id: string): Promise<void> {
+    try {
+      await this.openSession(id)
+    } catch (error) {
+      this.logLine(`session ${id}: a due reminder cannot be delivered: ${errorMessage(error)}`)
+    }
+  }
+
+  /** Number of sessions open in memory right now. */
+  get openCount(): number {
+    let n = 0
+    for (const slot of this.slots.values()) if (slot.state !== 'unavailable') n++
+    return n
   }
 
   /** Disposes every plugin and closes every open session. */
   async close(): Promise<void> {
     this.shuttingDown = true
+    this.due.stop()
+    if (this.sweepTimer !== null) this.timers.clear(this.sweepTimer)
     for (const ctx of this.contexts) ctx.dispose()
     const sessions: Session[] = []
     for (const slot of this.slots.values()) {

@@ -32,6 +32,12 @@ export interface SessionFold<S> {
   validate?(state: S, event: SessionEvent, header: SessionHeader): void
 }
 
+/** Reads the states of a session's folds (an open session, or a log being scanned). */
+export interface FoldReader {
+  /** The state of a fold registered through a plugin context. */
+  fold<S>(fold: SessionFold<S>): S
+}
+
 /** What a plugin sees of a session. */
 export interface SessionView {
   readonly id: string
@@ -110,8 +116,16 @@ export interface PluginContext {
   registerTool(tool: ToolDefinition): void
   /** Called after a session is opened (created or loaded) with all folds built. */
   onSessionOpen(callback: (session: SessionView) => void): void
-  /** Called after every durable append, in order, with folds already updated. */
+  /** Called after every append, in order, with folds already updated. */
   onAppend(callback: (session: SessionView, event: SessionEvent) => void): void
+  /** Called when an open session is closed (evicted, failed or the host stops): drop everything held for it. */
+  onSessionClose(callback: (session: SessionView) => void): void
+  /**
+   * Tells the host when this plugin next needs a session that may be closed by then (the due index,
+   * SPEC 12.1): the earliest time, from the session's fold states, or null. The host reopens the
+   * session at that time.
+   */
+  provideNextDue(compute: (folds: FoldReader) => number | null): void
   /** Logs one line through the host. */
   log(message: string): void
 }

@@ -1,6 +1,7 @@
 import type { SessionEvent } from '../protocol/index.ts'
 import type {
   Clock,
+  FoldReader,
   Plugin,
   PluginContext,
   PreStepDecision,
@@ -20,6 +21,8 @@ export class PluginRegistry {
   readonly folds: Owned<SessionFold<unknown>>[] = []
   readonly openHooks: Owned<(session: SessionView) => void>[] = []
   readonly appendHooks: Owned<(session: SessionView, event: SessionEvent) => void>[] = []
+  readonly closeHooks: Owned<(session: SessionView) => void>[] = []
+  readonly nextDue: Owned<(folds: FoldReader) => number | null>[] = []
   private readonly foldRemoved = new Set<(fold: SessionFold<unknown>) => void>()
 
   /** Notifies when a disposed plugin's fold stops being maintained. */
@@ -35,6 +38,8 @@ export class PluginRegistry {
     keep(this.preStep)
     keep(this.openHooks)
     keep(this.appendHooks)
+    keep(this.closeHooks)
+    keep(this.nextDue)
     for (const [name, entry] of this.tools) if (entry.owner === owner) this.tools.delete(name)
     for (let i = this.folds.length - 1; i >= 0; i--) {
       if (this.folds[i].owner === owner) {
@@ -108,6 +113,16 @@ export class HostPluginContext implements PluginContext {
   onAppend(callback: (session: SessionView, event: SessionEvent) => void): void {
     if (this.disposed) return
     this.registry.appendHooks.push({ value: callback, owner: this })
+  }
+
+  onSessionClose(callback: (session: SessionView) => void): void {
+    if (this.disposed) return
+    this.registry.closeHooks.push({ value: callback, owner: this })
+  }
+
+  provideNextDue(compute: (folds: FoldReader) => number | null): void {
+    if (this.disposed) return
+    this.registry.nextDue.push({ value: compute, owner: this })
   }
 
   log(message: string): void {

@@ -2,28 +2,52 @@ import type { SessionEvent, SessionHeader } from '../protocol/index.ts'
 import type { Session } from './session/session.ts'
 import type { SessionActivity } from './session/lock.ts'
 import type { SessionLog } from './session-log.ts'
+import type { EventPage, EventRange, Store } from './store/index.ts'
+
+/** The seq range [from, to) a page covers in a log of `count` events. */
+export function pageBounds(count: number, range: EventRange): { from: number; to: number } {
+  if (range.after !== undefined) {
+    const from = Math.max(0, range.after + 1)
+    return { from, to: Math.min(count, from + range.limit) }
+  }
+  if (range.before !== undefined) {
+    const to = Math.min(count, Math.max(0, range.before))
+    return { from: Math.max(0, to - range.limit), to }
+  }
+  return { from: Math.max(0, count - range.limit), to: count }
+}
 
 /**
  * What readers (the events route, streams) see of one session: its durable events and its status,
- * across reopenings — when a session's store fails and it is reopened from disk, readers stay
- * attached and continue at the next seq.
+ * whether the session is open here (events from memory) or not (events read from the store), and
+ * across reopenings — readers stay attached and continue at the next seq.
  */
 export class SessionFeed {
   private log: SessionLog | null = null
   private session: Session | null = null
+  private count = 0
   private detach: (() => void)[] = []
   private readonly eventListeners = new Set<(events: readonly SessionEvent[]) => void>()
   private readonly statusListeners = new Set<(status: SessionActivity) => void>()
 
-  constructor(readonly id: string) {}
+  constructor(
+    readonly id: string,
+    readonly header: SessionHeader,
+    private readonly store: Store,
+    knownCount: number,
+  ) {
+    this.count = knownCount
+  }
 
   /** Follows a newly opened session of this id. */
   attach(session: Session): void {
     for (const off of this.detach) off()
     this.session = session
     this.log = session.log
+    this.count = session.log.durableLength
     this.detach = [
       session.log.onDurable((events) => {
+        this.count = session.log.durableLength
         for (const listener of this.eventListeners) listener(events)
       }),
       session.onStatus((status) => {
@@ -33,37 +57,42 @@ export class SessionFeed {
     for (const listener of this.statusListeners) listener(session.status)
   }
 
-  /** Keeps the durable events of a session that stopped (its store failed) readable until it reopens. */
-  suspend(): void {
+  /** The session stopped: its durable events stay readable from memory until it reopens (a failed store) or from the store (closed). */
+  detachSession(keepInMemory: boolean): void {
     for (const off of this.detach) off()
     this.detach = []
+    if (this.log !== null) this.count = this.log.durableLength
+    if (!keepInMemory) this.log = null
     this.session = null
     for (const listener of this.statusListeners) listener('idle')
   }
 
-  /** The header, once a log was attached. */
-  get header(): SessionHeader | null {
-    return this.log?.header ?? null
+  /** True while nobody listens and no log is held here (the host may forget the feed). */
+  get idle(): boolean {
+    return this.session === null && this.log === null && this.eventListeners.size === 0 && this.statusListeners.size === 0
   }
 
   /** Number of durable events. */
   get length(): number {
-    return this.log?.durableLength ?? 0
+    return this.log?.durableLength ?? this.count
   }
 
-  /** Idle or running (idle while the store is unavailable). */
+  /** Idle or running (idle while the session is not open here). */
   get status(): SessionActivity {
     return this.session?.status ?? 'idle'
   }
 
-  /** A durable event by seq. */
-  event(seq: number): SessionEvent | undefined {
-    return this.log?.durableEvent(seq)
-  }
-
-  /** Durable events with seq in [from, to). */
-  slice(from: number, to?: number): SessionEvent[] {
-    return this.log?.durableSlice(from, to) ?? []
+  /** A page of durable events: from memory when the log is here, else from the store. */
+  async page(range: EventRange): Promise<EventPage> {
+    const log = this.log
+    if (log !== null) {
+      const count = log.durableLength
+      const { from, to } = pageBounds(count, range)
+      return { events: log.durableSlice(from, to), eventCount: count }
+    }
+    const page = await this.store.readEvents(this.id, range)
+    if (page.eventCount > this.count) this.count = page.eventCount
+    return page
   }
 
   /** Subscribes to newly durable events. */

@@ -1,8 +1,8 @@
 import type { EventDraft, SessionEvent, SessionHeader } from '../protocol/index.ts'
 import { errorMessage } from '../protocol/index.ts'
-import type { Clock, SessionFold } from './plugin-api.ts'
+import type { Clock, FoldReader, SessionFold } from './plugin-api.ts'
 import { corruptSession, type StoreError } from './store/index.ts'
-import type { OpenVisitor, SessionWriter } from './store/index.ts'
+import type { OpenVisitor, SessionWriter, StoredSummary } from './store/index.ts'
 
 /** Called with events: after they are written (the loop's view) or once durable (what readers see). */
 export type AppendListener = (events: readonly SessionEvent[]) => void
@@ -12,9 +12,12 @@ export type AppendListener = (events: readonly SessionEvent[]) => void
  * applies each event in the same single pass that collects it (SPEC 12.1: one fused pass).
  * A fold that rejects an event makes the session corrupt at that seq.
  */
-export class FoldingVisitor implements OpenVisitor {
+export class FoldingVisitor implements OpenVisitor, FoldReader {
   readonly events: SessionEvent[] = []
   readonly states = new Map<SessionFold<unknown>, unknown>()
+  /** Events visited and the time of the last one. */
+  count = 0
+  lastTime: number | null = null
   private head: SessionHeader | null = null
 
   constructor(
@@ -48,6 +51,12 @@ export class FoldingVisitor implements OpenVisitor {
       this.states.set(fold, state)
     }
     if (this.keep) this.events.push(event)
+    this.count++
+    this.lastTime = event.time
+  }
+
+  fold<S>(fold: SessionFold<S>): S {
+    return this.states.get(fold as SessionFold<unknown>) as S
   }
 }
 
@@ -68,6 +77,8 @@ export class SessionLog {
     built: { events: SessionEvent[]; states: Map<SessionFold<unknown>, unknown> },
     private readonly writer: SessionWriter,
     private readonly clock: Clock,
+    /** The summary the store keeps after each append (SPEC 14.1). */
+    private readonly summarize?: (log: SessionLog) => StoredSummary,
   ) {
     this.list = built.events
     this.states = built.states
@@ -159,6 +170,11 @@ export class SessionLog {
     )
   }
 
+  /** Hands the store the summary of the log as it stands (after opening). */
+  publishSummary(): void {
+    if (this.summarize && !this.writer.failure) this.writer.append([], this.summarize(this))
+  }
+
   /** The writer of this log, for repair after a failure. */
   get store(): SessionWriter {
     return this.writer
@@ -189,7 +205,7 @@ export class SessionLog {
       throw error
     }
     try {
-      this.writer.append(events)
+      this.writer.append(events, this.summarize?.(this))
     } catch (error) {
       this.rebuildFolds()
       throw error

@@ -56,3 +56,12 @@ export function wallClockAt(timeZone: string, epochMs: number): WallClock {
     second: Number(fields.second),
   }
 }
+
+/** The UTC offset, in minutes east of UTC, that a valid IANA zone has at an instant (throws RangeError for an unknown zone). */
+export function utcOffsetMinutes(timeZone: string, epochMs: number): number {
+  const wall = wallClockAt(timeZone, epochMs)
+  const asUtc = new Date(0)
+  asUtc.setUTCFullYear(wall.year, wall.month - 1, wall.day)
+  asUtc.setUTCHours(wall.hour, wall.minute, wall.second, 0)
+  return Math.round((asUtc.getTime() - Math.floor(epochMs / 1000) * 1000) / 60_000)
+}

@@ -26,6 +26,14 @@ export const SNOOZE_SECONDS = { min: 60, max: 86_400 } as const
 /** `POST /api/sessions/:id/schedules/:scheduleId/snooze` body. */
 export const snoozeBody = z.strictObject({ seconds: z.int().min(SNOOZE_SECONDS.min).max(SNOOZE_SECONDS.max) })
 
+/** `PATCH /api/sessions/:id` body: a title of 1–120 characters after trimming (SPEC 2.2 `session/title`). */
+export const renameSessionBody = z.object({
+  title: z
+    .string()
+    .refine((t) => t.trim().length >= 1, 'title must not be empty')
+    .refine((t) => t.trim().length <= 120, 'title must be at most 120 characters'),
+})
+
 /** Whether a session is running a turn. */
 export type SessionStatus = 'idle' | 'running'
 
@@ -117,9 +125,19 @@ export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; detai
 
 /** Response shapes of the API routes. */
 export type CreateSessionResponse = { session: SessionSummary }
-export type ListSessionsResponse = { sessions: SessionSummary[] }
+export type ListSessionsResponse = { sessions: SessionSummary[]; nextCursor: string | null }
 export type GetSessionResponse = { session: SessionSummary }
-export type EventsResponse = { header: SessionHeader; events: SessionEvent[] }
+export type EventsResponse = {
+  header: SessionHeader
+  events: SessionEvent[]
+  firstSeq: number | null
+  lastSeq: number | null
+  eventCount: number
+}
+/** `GET /api/time`: the server clock and, per asked zone, its current UTC offset in minutes. */
+export type TimeResponse = { now: number; timeZones?: Record<string, number> }
+/** Payload of the all-sessions stream's `reminder-due` notice. */
+export type ReminderDueNotice = { sessionId: string; scheduleId: string; prompt: string; occurrenceAt: string }
 export type SendMessageResponse = { rpcId: string; messageId: string }
 export type ListSchedulesResponse = { schedules: ScheduleView[] }
 export type DeleteScheduleResponse = { id: string; deleted: boolean }

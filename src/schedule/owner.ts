@@ -48,6 +48,11 @@ export class ScheduleOwner {
     this.armed.set(session.id, { session, handle, target })
   }
 
+  /** Drops the timer of a session that was closed (it is re-armed when the session reopens). */
+  forget(id: string): void {
+    this.disarm(id)
+  }
+
   /** Stops every timer; nothing is delivered afterwards. */
   stop(): void {
     this.stopped = true

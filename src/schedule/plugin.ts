@@ -2,6 +2,7 @@ import type { Plugin, SessionView } from '../host/plugin-api.ts'
 import type { ScheduleView } from '../protocol/index.ts'
 import type { ScheduleError } from './errors.ts'
 import { ScheduleOwner, realTimers, type Timers } from './owner.ts'
+import { nextDueAt } from './fold.ts'
 import { sessionScheduleFold } from './session-state.ts'
 import { createSchedule, deleteSchedule, listSchedules, scheduleTools, snoozeSchedule, updateSchedule } from './tools.ts'
 import { ScheduleWriter } from './writer.ts'
@@ -51,6 +52,11 @@ export function createSchedulePlugin(options: { timers?: Timers } = {}): Schedul
       ctx.registerFold(sessionScheduleFold)
       for (const tool of scheduleTools(now, writer)) ctx.registerTool(tool)
       ctx.onSessionOpen((session) => live.arm(session))
+      ctx.onSessionClose((session) => live.forget(session.id))
+      ctx.provideNextDue((folds) => {
+        const current = folds.fold(sessionScheduleFold)
+        return current.ok ? nextDueAt(current.state) : null
+      })
       ctx.onAppend((session, event) => {
         if (event.type === 'schedule/change') live.arm(session)
       })

@@ -2,23 +2,23 @@ import { Hono, type Context } from 'hono'
 import type { ZodType } from 'zod'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
-import { streamSSE } from 'hono/streaming'
-import type { SessionEvent } from '../protocol/index.ts'
-import { canonicalTimeZone, errorMessage } from '../protocol/index.ts'
+import { canonicalTimeZone, errorMessage, utcOffsetMinutes } from '../protocol/index.ts'
 import {
   createSessionBody,
   MAX_BODY_BYTES,
   SESSION_ID_PATTERN,
+  renameSessionBody,
   sendMessageBody,
   snoozeBody,
-  type SessionSummary,
 } from '../protocol/index.ts'
-import { HostError, isStoreError, randomId, type Host, type SessionDescription } from '../host/index.ts'
+import { HostError, isStoreError, randomId, type Host } from '../host/index.ts'
 import { ApiError, errorResponse } from './api-error.ts'
 import { jsonBodiesOnly, requireJsonBody } from './json-body.ts'
+import { serveSse } from './sse.ts'
+import { pumpNotices, pumpSession, watchNotices } from './streams.ts'
+import { summarize } from './summary.ts'
 import { security, type SecurityOptions } from './security.ts'
 import { noStore, securityHeaders } from './security-headers.ts'
-import { SseOutbox, sseFrame } from './sse-outbox.ts'
 import { createArgsSchema, isScheduleError, updateArgsSchema, type ScheduleError, type ScheduleService, type ServiceResult } from '../schedule/index.ts'
 
 const updateBody = updateArgsSchema.omit({ id: true })
@@ -50,17 +50,26 @@ export type AppDeps = {
   heartbeatMs?: number
 }
 
-/** The API's description of a session. */
-export function summarize(description: SessionDescription): SessionSummary {
-  const { header, title } = description
-  return {
-    id: header.id,
-    createdAt: header.createdAt,
-    timeZone: header.timeZone ?? null,
-    status: description.status,
-    ...(title === null ? {} : { title }),
-    eventCount: description.eventCount,
+const DEFAULT_SESSION_PAGE = 50
+const MAX_SESSION_PAGE = 500
+const DEFAULT_EVENT_PAGE = 500
+const MAX_EVENT_PAGE = 5000
+const SESSION_CURSOR_PATTERN = /^\d{1,16}:[A-Za-z0-9_-]{1,64}$/
+
+function intParam(c: Context, name: string, bounds: { min: number; max: number; fallback: number }): number {
+  const raw = c.req.query(name)
+  if (raw === undefined) return bounds.fallback
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) < bounds.min || Number(raw) > bounds.max) {
+    throw new ApiError(400, 'bad-request', `${name} must be an integer from ${bounds.min} to ${bounds.max}`)
   }
+  return Number(raw)
+}
+
+function seqParam(c: Context, name: string, min: number): number | undefined {
+  const raw = c.req.query(name)
+  if (raw === undefined) return undefined
+  if (!/^-?\d{1,15}$/.test(raw) || Number(raw) < min) throw new ApiError(400, 'bad-request', `${name} must be an integer seq of at least ${min}`)
+  return Number(raw)
 }
 
 async function readJson(c: Context): Promise<unknown> {
@@ -149,6 +158,8 @@ export function createApp(deps: AppDeps): Hono {
   const { host } = deps
   const app = new Hono()
   const heartbeatMs = deps.heartbeatMs ?? 15_000
+  const clock = host.clock
+  const notices = watchNotices(host)
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse()
@@ -183,100 +194,79 @@ export function createApp(deps: AppDeps): Hono {
   })
 
   app.get('/api/sessions', async (c) => {
-    const sessions = await host.openAll()
-    const described = await Promise.all(sessions.map((s) => host.describe(s.id).catch(() => null)))
-    const list = described
-      .filter((d): d is SessionDescription => d !== null)
-      .map(summarize)
-      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
-    return c.json({ sessions: list })
+    const limit = intParam(c, 'limit', { min: 1, max: MAX_SESSION_PAGE, fallback: DEFAULT_SESSION_PAGE })
+    const before = c.req.query('before')
+    if (before !== undefined && !SESSION_CURSOR_PATTERN.test(before)) throw new ApiError(400, 'bad-request', 'before must be a cursor from nextCursor')
+    const page = await host.listSessions({ limit, ...(before === undefined ? {} : { before }) })
+    return c.json({ sessions: page.sessions.map(summarize), nextCursor: page.nextCursor })
   })
 
   app.get('/api/sessions/:id', async (c) => {
     return c.json({ session: summarize(await host.describe(sessionIdParam(c))) })
   })
 
+  app.patch('/api/sessions/:id', async (c) => {
+    const id = sessionIdParam(c)
+    const parsed = renameSessionBody.strict().safeParse(await readJson(c))
+    if (!parsed.success) throw new ApiError(400, 'bad-request', firstIssue(parsed.error))
+    await host.rename(id, parsed.data.title)
+    return c.json({ session: summarize(await host.describe(id)) })
+  })
+
   app.get('/api/sessions/:id/events', async (c) => {
     const id = sessionIdParam(c)
-    const afterRaw = c.req.query('after')
-    let after = -1
-    if (afterRaw !== undefined) {
-      if (!/^-?\d{1,15}$/.test(afterRaw)) throw new ApiError(400, 'bad-request', 'after must be an integer seq')
-      after = Number(afterRaw)
-    }
-    const feed = await host.feed(id)
-    return c.json({ header: feed.header, events: feed.slice(after + 1) })
+    const limit = intParam(c, 'limit', { min: 1, max: MAX_EVENT_PAGE, fallback: DEFAULT_EVENT_PAGE })
+    const after = seqParam(c, 'after', -1)
+    const before = seqParam(c, 'before', 0)
+    if (after !== undefined && before !== undefined) throw new ApiError(400, 'bad-request', 'give after or before, not both')
+    const range = { limit, ...(after === undefined ? {} : { after }), ...(before === undefined ? {} : { before }) }
+    const { header, page } = await host.readEvents(id, range)
+    return c.json({
+      header,
+      events: page.events,
+      firstSeq: page.events[0]?.seq ?? null,
+      lastSeq: page.events.at(-1)?.seq ?? null,
+      eventCount: page.eventCount,
+    })
   })
 
   app.get('/api/sessions/:id/stream', async (c) => {
     const id = sessionIdParam(c)
     const lastId = c.req.header('last-event-id') ?? c.req.query('after')
-    let cursor = -1
+    let cursor: number | null = null
     if (lastId !== undefined && lastId !== '') {
       if (!/^-?\d{1,15}$/.test(lastId)) throw new ApiError(400, 'bad-request', 'Last-Event-ID must be an integer seq')
       cursor = Math.max(-1, Number(lastId))
     }
     const feed = await host.feed(id)
-    cursor = Math.min(cursor, feed.length - 1)
+    const start = Math.min(cursor ?? feed.length - 1, feed.length - 1)
     // HEAD never reads the body: a stream started for it would never be cancelled, so never start one
-    if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' })
-    return streamSSE(c, async (stream) => {
-      const outbox = new SseOutbox(stream, c)
-      let caughtUp = false
-      let wake: (() => void) | null = null
-      let statusDirty = true
-      let dirty = false
-      const notify = (): void => {
-        dirty = true
-        const w = wake
-        wake = null
-        w?.()
-      }
-      const unsubscribe = feed.onEvents(notify)
-      const unStatus = feed.onStatus(() => {
-        statusDirty = true
-        notify()
-      })
-      let closed = false
-      stream.onAbort(() => {
-        closed = true
-        notify()
-      })
-      try {
-        if (!outbox.push(sseFrame({ event: 'status', data: JSON.stringify({ status: feed.status }) }))) closed = true
-        statusDirty = false
-        while (!closed) {
-          dirty = false
-          // catching up from the log waits for the reader; live events do not, so a reader that stops reading is dropped
-          while (cursor + 1 < feed.length && !closed) {
-            if (!caughtUp) await outbox.room()
-            const event = feed.event(cursor + 1) as SessionEvent
-            cursor = event.seq
-            if (!outbox.push(sseFrame({ id: String(event.seq), event: 'session-event', data: JSON.stringify(event) }))) closed = true
-          }
-          caughtUp = true
-          if (statusDirty && !closed) {
-            statusDirty = false
-            if (!outbox.push(sseFrame({ event: 'status', data: JSON.stringify({ status: feed.status }) }))) closed = true
-          }
-          if (closed) break
-          if (dirty) continue
-          const waited = new Promise<void>((resolve) => {
-            wake = resolve
-          })
-          let timer: NodeJS.Timeout | undefined
-          const beat = new Promise<'beat'>((resolve) => {
-            timer = setTimeout(() => resolve('beat'), heartbeatMs)
-          })
-          const why = await Promise.race([waited, beat])
-          clearTimeout(timer)
-          if (why === 'beat' && !closed && !outbox.push(': keep-alive\n\n')) break
-        }
-      } finally {
-        unsubscribe()
-        unStatus()
-      }
-    })
+    if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' })
+    return serveSse(c, {}, (sink) => pumpSession(sink, feed, start, heartbeatMs))
+  })
+
+  app.get('/api/stream', (c) => {
+    const lastId = c.req.header('last-event-id') ?? c.req.query('after')
+    let cursor = notices.last
+    if (lastId !== undefined && lastId !== '') {
+      if (!/^\d{1,15}$/.test(lastId)) throw new ApiError(400, 'bad-request', 'Last-Event-ID must be a notice cursor')
+      cursor = Math.min(Number(lastId), notices.last)
+    }
+    if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' })
+    return serveSse(c, {}, (sink) => pumpNotices(sink, notices, cursor, heartbeatMs))
+  })
+
+  app.get('/api/time', (c) => {
+    const now = clock.now()
+    const zones = c.req.queries('zone') ?? []
+    if (zones.length === 0) return c.json({ now })
+    const timeZones: Record<string, number> = {}
+    for (const value of zones.slice(0, 16)) {
+      const zone = canonicalTimeZone(value)
+      if (zone === null) throw new ApiError(400, 'invalid-time-zone', 'zone must be a valid IANA time zone', { field: 'zone', value })
+      timeZones[value] = utcOffsetMinutes(zone, now)
+    }
+    return c.json({ now, timeZones })
   })
 
   app.post('/api/sessions/:id/messages', async (c) => {
@@ -293,14 +283,13 @@ export function createApp(deps: AppDeps): Hono {
   })
 
   app.post('/api/sessions/:id/cancel', async (c) => {
-    const session = await host.openSession(sessionIdParam(c))
-    session.cancel()
+    await host.cancel(sessionIdParam(c))
     return c.json({}, 202)
   })
 
   app.get('/api/sessions/:id/schedules', async (c) => {
-    const session = await host.openSession(sessionIdParam(c))
-    return c.json({ schedules: deps.schedules?.list(session) ?? [] })
+    const schedules = await host.withSession(sessionIdParam(c), (session) => deps.schedules?.list(session) ?? [])
+    return c.json({ schedules })
   })
 
   const schedules = (): ScheduleService => {
@@ -324,29 +313,29 @@ export function createApp(deps: AppDeps): Hono {
   app.post('/api/sessions/:id/schedules', async (c) => {
     const id = sessionIdParam(c)
     const body = await bodyObject(c, createArgsSchema, true)
-    const session = await host.openSession(id)
-    return scheduleAnswer(c, await schedules().create(session, body), 201)
+    return scheduleAnswer(c, await host.withSession(id, (session) => schedules().create(session, body)), 201)
   })
 
   app.patch('/api/sessions/:id/schedules/:scheduleId', async (c) => {
     const id = sessionIdParam(c)
     const body = await bodyObject(c, updateBody, true)
-    const session = await host.openSession(id)
-    return scheduleAnswer(c, await schedules().update(session, c.req.param('scheduleId') ?? '', body), 200)
+    const scheduleId = c.req.param('scheduleId') ?? ''
+    return scheduleAnswer(c, await host.withSession(id, (session) => schedules().update(session, scheduleId, body)), 200)
   })
 
   app.post('/api/sessions/:id/schedules/:scheduleId/snooze', async (c) => {
     const id = sessionIdParam(c)
     const body = await bodyObject(c, snoozeBody, false)
-    const session = await host.openSession(id)
-    return scheduleAnswer(c, await schedules().snooze(session, c.req.param('scheduleId') ?? '', body.seconds as number), 201)
+    const scheduleId = c.req.param('scheduleId') ?? ''
+    return scheduleAnswer(c, await host.withSession(id, (session) => schedules().snooze(session, scheduleId, body.seconds as number)), 201)
   })
 
   app.delete('/api/sessions/:id/schedules/:scheduleId', async (c) => {
-    const session = await host.openSession(sessionIdParam(c))
     const scheduleId = c.req.param('scheduleId') ?? ''
-    if (!deps.schedules) return c.json({ id: scheduleId, deleted: false })
-    return c.json(await deps.schedules.delete(session, scheduleId))
+    const service = deps.schedules
+    return c.json(
+      await host.withSession(sessionIdParam(c), (session) => (service ? service.delete(session, scheduleId) : { id: scheduleId, deleted: false })),
+    )
   })
 
   app.all('/api/*', (c) => errorResponse(c, new ApiError(404, 'not-found', `no route ${c.req.method} ${c.req.path}`)))

@@ -31,7 +31,6 @@ async function main(): Promise<number> {
         ...(o.refreshIntervalMs === undefined ? {} : { refreshIntervalMs: o.refreshIntervalMs }),
         ...(o.timeZone === undefined ? {} : { timeZone: o.timeZone }),
       })
-      await host.openAll()
       const server = await listen({
         host,
         bindHost: o.host,
@@ -43,6 +42,7 @@ async function main(): Promise<number> {
         ...(o.maxConnections === undefined ? {} : { maxConnections: o.maxConnections }),
       })
       console.log(`listening on ${server.url}`)
+      void host.start()
       const stop = (): void => {
         void server.close().finally(() => process.exit(0))
       }

@@ -1,4 +1,5 @@
 import { serveStatic } from '@hono/node-server/serve-static'
+import { existsSync } from 'node:fs'
 import { extname } from 'node:path'
 import type { Context, MiddlewareHandler } from 'hono'
 
@@ -18,6 +19,14 @@ async function served(handler: MiddlewareHandler, c: Context, cacheControl: stri
  * are immutable, and unknown paths without an extension get index.html so app URLs survive reloads.
  */
 export function staticOverlay(root: string): (c: Context) => Promise<Response> {
+  if (!existsSync(root)) {
+    // no overlay built (tests of the API alone): every page is the placeholder, and serveStatic is never asked about a missing root
+    return async (c) => {
+      if (extname(c.req.path) !== '') return c.text('not found', 404)
+      c.header('Cache-Control', 'no-cache')
+      return c.html(PLACEHOLDER)
+    }
+  }
   const files = serveStatic({ root })
   const index = serveStatic({ root, path: 'index.html' })
   return async (c) => {

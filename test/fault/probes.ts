@@ -524,6 +524,8 @@ export function expectation(probe: Probe, world: World, concrete: Pick<Concrete,
       const state = idState()
       if (state === 'odd') return { kind: 'any' }
       if (probe.route === 'GET /api/sessions/:id/schedules' && method === 'POST') return { kind: 'any' }
+      // PATCH /api/sessions/:id renames (SPEC 8 v2): a route of its own with its own body rules
+      if (probe.route === 'GET /api/sessions/:id' && method === 'PATCH') return { kind: 'any' }
       if (wanted === 'GET' ? !get : method !== 'POST') return notFound()
       if (state !== 'known') return sessionNotFound()
       return { kind: 'success', statuses: [wanted === 'POST' ? 202 : 200] }
@@ -544,7 +546,10 @@ export function expectation(probe: Probe, world: World, concrete: Pick<Concrete,
       const params = new URLSearchParams(probe.query ?? '')
       const after = params.get('after') ?? undefined
       const cursor = probe.route === 'GET /api/sessions/:id/stream' ? (probe.headers['last-event-id'] ?? after) : after
-      const bad = probe.route === 'GET /api/sessions/:id/stream' ? cursor !== undefined && cursor !== '' && !/^-?\d{1,15}$/.test(cursor) : cursor !== undefined && !/^-?\d{1,15}$/.test(cursor)
+      const bad =
+        probe.route === 'GET /api/sessions/:id/stream'
+          ? cursor !== undefined && cursor !== '' && !/^-?\d{1,15}$/.test(cursor)
+          : cursor !== undefined && (!/^-?\d{1,15}$/.test(cursor) || Number(cursor) < -1)
       if (bad) return badRequest()
       if (state !== 'known') return sessionNotFound()
       return { kind: 'success', statuses: [200] }

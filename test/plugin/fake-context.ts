@@ -116,6 +116,12 @@ export function fakeContext(times: number[]): FakeContext {
       onAppend: () => {
         fake.callbacks.push('onAppend')
       },
+      onSessionClose: () => {
+        fake.callbacks.push('onSessionClose')
+      },
+      provideNextDue: () => {
+        fake.callbacks.push('provideNextDue')
+      },
       log: (message) => {
         fake.callbacks.push(`log ${message}`)
       },

@@ -222,14 +222,33 @@ describe('GET /api/sessions and /api/sessions/:id', () => {
           { ...summary('mid', 'Europe/Paris'), createdAt: T0 + 1_000 },
           summary('old', 'UTC'),
         ],
+        nextCursor: null,
       },
     })
+    const first2 = await call(app, 'GET', '/api/sessions?limit=2')
+    expect(first2).toEqual({
+      status: 200,
+      body: {
+        sessions: [
+          { ...summary('new', 'Asia/Tokyo'), createdAt: T0 + 2_000 },
+          { ...summary('mid', 'Europe/Paris'), createdAt: T0 + 1_000 },
+        ],
+        nextCursor: `${T0 + 1_000}:mid`,
+      },
+    })
+    expect(await call(app, 'GET', `/api/sessions?limit=2&before=${T0 + 1_000}:mid`)).toEqual({
+      status: 200,
+      body: { sessions: [summary('old', 'UTC')], nextCursor: null },
+    })
+    for (const query of ['limit=0', 'limit=501', 'limit=x', 'before=nope', 'before=1:a:b']) {
+      expect((await call(app, 'GET', `/api/sessions?${query}`)).status).toBe(400)
+    }
     await host.close()
   })
 
   it('lists nothing on an empty data dir', async () => {
     const { app, host } = await makeApp(await tempDir())
-    expect(await call(app, 'GET', '/api/sessions')).toEqual({ status: 200, body: { sessions: [] } })
+    expect(await call(app, 'GET', '/api/sessions')).toEqual({ status: 200, body: { sessions: [], nextCursor: null } })
     await host.close()
   })
 
@@ -256,7 +275,7 @@ describe('GET /api/sessions and /api/sessions/:id', () => {
     expect(await call(app, 'GET', '/api/sessions/old')).toEqual({ status: 200, body: { session: summary('old', null) } })
     expect(await call(app, 'GET', '/api/sessions/old/events')).toEqual({
       status: 200,
-      body: { header: { type: 'session', version: 1, id: 'old', createdAt: T0 }, events: [] },
+      body: { header: { type: 'session', version: 1, id: 'old', createdAt: T0 }, events: [], firstSeq: null, lastSeq: null, eventCount: 0 },
     })
     await host.close()
   })
@@ -341,11 +360,31 @@ describe('GET /api/sessions/:id/events', () => {
       at(8, 'turn/end', { turn: 1, reason: 'completed' }),
     ]
     const header = { type: 'session', version: 1, id: 's', createdAt: T0, timeZone: 'Asia/Shanghai' }
-    expect(await call(app, 'GET', '/api/sessions/s/events')).toEqual({ status: 200, body: { header, events } })
-    expect(await call(app, 'GET', '/api/sessions/s/events?after=-1')).toEqual({ status: 200, body: { header, events } })
-    expect(await call(app, 'GET', '/api/sessions/s/events?after=5')).toEqual({ status: 200, body: { header, events: events.slice(6) } })
-    expect(await call(app, 'GET', '/api/sessions/s/events?after=8')).toEqual({ status: 200, body: { header, events: [] } })
-    expect(await call(app, 'GET', '/api/sessions/s/events?after=100')).toEqual({ status: 200, body: { header, events: [] } })
+    const page = (list: unknown[]) => ({
+      header,
+      events: list,
+      firstSeq: (list[0] as { seq?: number } | undefined)?.seq ?? null,
+      lastSeq: (list.at(-1) as { seq?: number } | undefined)?.seq ?? null,
+      eventCount: 9,
+    })
+    expect(await call(app, 'GET', '/api/sessions/s/events')).toEqual({ status: 200, body: page(events) })
+    expect(await call(app, 'GET', '/api/sessions/s/events?after=-1')).toEqual({ status: 200, body: page(events) })
+    expect(await call(app, 'GET', '/api/sessions/s/events?after=5')).toEqual({ status: 200, body: page(events.slice(6)) })
+    expect(await call(app, 'GET', '/api/sessions/s/events?after=8')).toEqual({ status: 200, body: page([]) })
+    expect(await call(app, 'GET', '/api/sessions/s/events?after=100')).toEqual({ status: 200, body: page([]) })
+    expect(await call(app, 'GET', '/api/sessions/s/events?limit=3')).toEqual({ status: 200, body: page(events.slice(6)) })
+    expect(await call(app, 'GET', '/api/sessions/s/events?limit=2&after=0')).toEqual({ status: 200, body: page(events.slice(1, 3)) })
+    expect(await call(app, 'GET', '/api/sessions/s/events?limit=2&before=4')).toEqual({ status: 200, body: page(events.slice(2, 4)) })
+    await host.close()
+    // the same pages from a host that has not opened the session: read from the file, not the log in memory
+    const cold = await makeApp(dir, { model })
+    const opened: string[] = []
+    cold.host.onSessionOpened((session) => opened.push(session.id))
+    expect(await call(cold.app, 'GET', '/api/sessions/s/events')).toEqual({ status: 200, body: page(events) })
+    expect(await call(cold.app, 'GET', '/api/sessions/s/events?limit=2&before=4')).toEqual({ status: 200, body: page(events.slice(2, 4)) })
+    expect(await call(cold.app, 'GET', '/api/sessions/s/events?limit=2&after=5')).toEqual({ status: 200, body: page(events.slice(6, 8)) })
+    expect(opened).toEqual([])
+    await cold.host.close()
     await host.close()
   })
 
@@ -354,8 +393,15 @@ describe('GET /api/sessions/:id/events', () => {
     await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })
     expect(await call(app, 'GET', `/api/sessions/s/events?after=${after}`)).toEqual({
       status: 400,
-      body: apiError('bad-request', 'after must be an integer seq'),
+      body: apiError('bad-request', 'after must be an integer seq of at least -1'),
     })
+    await host.close()
+  })
+
+  it.each(['limit=0', 'limit=5001', 'limit=2.5', 'before=-1', 'after=1&before=3', 'after=-2'])('rejects a page of ?%s with bad-request', async (query) => {
+    const { app, host } = await makeApp(await tempDir())
+    await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })
+    expect((await call(app, 'GET', `/api/sessions/s/events?${query}`)).status).toBe(400)
     await host.close()
   })
 })
@@ -505,15 +551,15 @@ describe('a cold session (on disk, not open) and bad input', () => {
     const opened: string[] = []
     host.onSessionOpened((session) => opened.push(session.id))
     expect((await call(app, 'POST', '/api/sessions/cold/messages', body)).status).toBe(status)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect((await call(app, 'GET', '/api/sessions/cold')).status).toBe(200)
     expect(opened).toEqual([])
     expect(model.requests).toEqual([])
     expect(await readFile(path, 'utf8')).toBe(bytes)
     // the same session does resume on a valid request: the check above is sensitive
-    expect((await call(app, 'GET', '/api/sessions/cold')).status).toBe(200)
+    expect((await call(app, 'POST', '/api/sessions/cold/messages', { text: 'valid', clientTimeZone: 'UTC' })).status).toBe(202)
     expect(opened).toEqual(['cold'])
     await settle(await host.openSession('cold'))
-    expect(model.requests.length).toBe(1)
+    expect(model.requests.length).toBe(2)
     expect(await readFile(path, 'utf8')).not.toBe(bytes)
     await host.close()
   })
@@ -746,7 +792,7 @@ describe('security (SPEC 12.3)', () => {
     }
     expect(await readdir(join(dir, 'sessions'))).toEqual([])
     expect(await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' }, auth)).toEqual({ status: 201, body: { session: summary('s', 'UTC') } })
-    expect(await call(app, 'GET', '/api/sessions', undefined, { authorization: `bearer ${TOKEN}` })).toEqual({ status: 200, body: { sessions: [summary('s', 'UTC')] } })
+    expect(await call(app, 'GET', '/api/sessions', undefined, { authorization: `bearer ${TOKEN}` })).toEqual({ status: 200, body: { sessions: [summary('s', 'UTC')], nextCursor: null } })
     expect(await call(app, 'GET', '/api/health')).toEqual({ status: 200, body: { ok: true } })
     const challenge = await app.request('http://127.0.0.1:4280/api/sessions')
     expect(challenge.headers.get('www-authenticate')).toBe('Bearer realm=""')
@@ -770,7 +816,9 @@ describe('security (SPEC 12.3)', () => {
     expect({ status: stream.status, type: stream.headers.get('content-type') }).toEqual({ status: 200, type: 'text/event-stream' })
     await stream.body?.cancel()
     // the all-sessions stream (SPEC 8 v2) takes the query token too: it passes authentication and reaches routing
-    expect(await call(app, 'GET', `/api/stream?${query}`)).toEqual({ status: 404, body: apiError('not-found', 'no route GET /api/stream') })
+    const all = await app.request(`http://127.0.0.1:4280/api/stream?${query}`)
+    expect({ status: all.status, type: all.headers.get('content-type') }).toEqual({ status: 200, type: 'text/event-stream' })
+    await all.body?.cancel()
     expect(await call(app, 'GET', '/api/stream?access_token=nope')).toEqual(unauthorized)
     await host.close()
   })

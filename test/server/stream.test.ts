@@ -74,7 +74,9 @@ describe('GET /api/sessions/:id/stream', () => {
     const session = await server.host.openSession('live')
     await settle(session)
 
-    const { response, sse } = await openStream(server, '/api/sessions/live/stream')
+    const fromEnd = await openStream(server, '/api/sessions/live/stream')
+    expect(await fromEnd.sse.next()).toEqual({ event: 'status', data: '{"status":"idle"}' })
+    const { response, sse } = await openStream(server, '/api/sessions/live/stream?after=-1')
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/event-stream')
     expect(response.headers.get('cache-control')).toBe('no-store')
@@ -83,6 +85,8 @@ describe('GET /api/sessions/:id/stream', () => {
 
     const sent = await post(server, '/api/sessions/live/messages', { text: 'second', clientTimeZone: 'America/New_York' })
     expect(sent.status).toBe(202)
+    // a stream opened without a cursor starts at the end: its first event is the new one, no replay (SPEC 8)
+    expect((await fromEnd.sse.until((f) => f.event === 'session-event')).at(-1)?.id).toBe('9')
     const before = await sse.until((f) => typeOf(f) === 'user/message' && f.data.includes('"id":"time-context-2-1"'))
     gate.release('two')
     const after = await sse.until((f) => f.event === 'status' && f.data === '{"status":"idle"}')
@@ -191,6 +195,6 @@ describe('listen', () => {
       body: { error: { code: 'unauthorized', message: 'a valid bearer token is required' } },
     })
     const withToken = await fetch(`${base}/api/sessions`, { headers: { authorization: 'Bearer a-token-of-16-chr' } })
-    expect({ status: withToken.status, body: await withToken.json() }).toEqual({ status: 200, body: { sessions: [] } })
+    expect({ status: withToken.status, body: await withToken.json() }).toEqual({ status: 200, body: { sessions: [], nextCursor: null } })
   })
 })

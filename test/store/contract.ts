@@ -82,8 +82,8 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
         await store.createSession(header('two', 'Europe/Berlin'))
         const listed = (await store.listSessions()).sort((x, y) => (x.id < y.id ? -1 : 1))
         expect(listed).toEqual([
-          { id: 'one', header: header('one', 'UTC') },
-          { id: 'two', header: header('two', 'Europe/Berlin') },
+          { id: 'one', header: header('one', 'UTC'), summary: null },
+          { id: 'two', header: header('two', 'Europe/Berlin'), summary: null },
         ])
       }),
     )
@@ -139,6 +139,87 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
         await writer.close()
         const refusal = new Error('fold refused seq 0')
         await expect(store.openSession('v', { header: () => undefined, event: () => { throw refusal } })).rejects.toBe(refusal)
+      }),
+    )
+
+    it(
+      'keeps the summary written with durable appends, lists pages newest first and indexes due reminders',
+      withStore(async (h) => {
+        for (let i = 0; i < 5; i++) await h.store.createSession({ ...header(`p${i}`, 'UTC'), createdAt: T0 + (i % 3) * 1000 })
+        const writers: SessionWriter[] = []
+        for (let i = 0; i < 5; i++) {
+          const { writer } = await open(h.store, `p${i}`)
+          writer.append([event(0, `hello ${i}`)], {
+            title: `hello ${i}`,
+            eventCount: 1,
+            lastEventAt: T0,
+            openTurn: false,
+            pendingInbox: 0,
+            nextDueAt: i === 1 ? T0 + 500 : i === 3 ? T0 + 100 : null,
+          })
+          await writer.barrier()
+          writers.push(writer)
+        }
+        expect(await h.store.readEntry('p1')).toEqual({
+          id: 'p1',
+          header: { ...header('p1', 'UTC'), createdAt: T0 + 1000 },
+          summary: { title: 'hello 1', eventCount: 1, lastEventAt: T0, openTurn: false, pendingInbox: 0, nextDueAt: T0 + 500 },
+        })
+        const first = await h.store.listPage({ limit: 2 })
+        expect(first.entries.map((e) => e.id)).toEqual(['p2', 'p1'])
+        expect(first.nextCursor).toBe(`${T0 + 1000}:p1`)
+        const second = await h.store.listPage({ limit: 2, before: first.nextCursor as string })
+        expect(second.entries.map((e) => e.id)).toEqual(['p4', 'p0'])
+        const third = await h.store.listPage({ limit: 2, before: second.nextCursor as string })
+        expect({ ids: third.entries.map((e) => e.id), next: third.nextCursor }).toEqual({ ids: ['p3'], next: null })
+        expect(third.entries[0].summary?.title).toBe('hello 3')
+        expect(await h.store.dueSessions(T0 + 1000, 10)).toEqual([
+          { id: 'p3', nextDueAt: T0 + 100 },
+          { id: 'p1', nextDueAt: T0 + 500 },
+        ])
+        expect(await h.store.dueSessions(T0 + 200, 10)).toEqual([{ id: 'p3', nextDueAt: T0 + 100 }])
+        for (const writer of writers) await writer.close()
+        await h.store.close()
+        const again = await h.reopen()
+        expect((await again.readEntry('p3')).summary?.nextDueAt).toBe(T0 + 100)
+        await again.close()
+      }),
+    )
+
+    it(
+      'reads pages of a session that is not open, by seq, with the event count',
+      withStore(async (h) => {
+        await h.store.createSession(header('g', 'UTC'))
+        const { writer } = await open(h.store, 'g')
+        const all = Array.from({ length: 250 }, (_, i) => event(i, i % 7 === 0 ? 'y'.repeat(70_000) : `m${i}`))
+        for (let i = 0; i < all.length; i += 50) writer.append(all.slice(i, i + 50))
+        await writer.barrier()
+        await writer.close()
+        expect(await h.store.readEvents('g', { limit: 20 })).toEqual({ events: all.slice(230), eventCount: 250 })
+        expect(await h.store.readEvents('g', { limit: 20, after: 99 })).toEqual({ events: all.slice(100, 120), eventCount: 250 })
+        expect(await h.store.readEvents('g', { limit: 20, after: -1 })).toEqual({ events: all.slice(0, 20), eventCount: 250 })
+        expect(await h.store.readEvents('g', { limit: 20, before: 5 })).toEqual({ events: all.slice(0, 5), eventCount: 250 })
+        expect(await h.store.readEvents('g', { limit: 20, before: 143 })).toEqual({ events: all.slice(123, 143), eventCount: 250 })
+        expect(await h.store.readEvents('g', { limit: 20, after: 249 })).toEqual({ events: [], eventCount: 250 })
+        expect(await h.store.readEvents('g', { limit: 500 })).toEqual({ events: all, eventCount: 250 })
+        await expect(h.store.readEvents('nope', { limit: 5 })).rejects.toMatchObject({ code: 'not-found' })
+      }),
+    )
+
+    it(
+      'scans a whole log without opening it and keeps a summary rebuilt from that scan',
+      withStore(async (h) => {
+        await h.store.createSession(header('r', 'UTC'))
+        const { writer } = await open(h.store, 'r')
+        writer.append([event(0), event(1)])
+        await writer.barrier()
+        await writer.close()
+        const seen: SessionEvent[] = []
+        await h.store.scanSession('r', { header: () => undefined, event: (e) => seen.push(e) })
+        expect(seen).toEqual([event(0), event(1)])
+        const rebuilt = { title: 'message 0', eventCount: 2, lastEventAt: T0 + 1, openTurn: false, pendingInbox: 0, nextDueAt: null }
+        await h.store.putSummary('r', rebuilt)
+        expect((await h.store.readEntry('r')).summary).toEqual(rebuilt)
       }),
     )
 

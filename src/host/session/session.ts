@@ -137,6 +137,13 @@ export class Session implements SessionView {
     return this.runMaintenance(() => this.compactNow())
   }
 
+  /** Renames the session (SPEC 2.2 `session/title`, trimmed, 1–120 characters); resolves once durable. */
+  async rename(title: string): Promise<void> {
+    this.assertOpen()
+    await this.log.append([{ type: 'session/title', data: { title: title.trim() } }])
+    await this.barrier()
+  }
+
   /** Closes dangling turns left by a crash; called once after open. */
   async recover(): Promise<void> {
     const loop = this.log.fold(loopFold)

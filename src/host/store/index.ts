@@ -1,4 +1,16 @@
-export type { Store, SessionWriter, SessionListing, CreateResult, OpenVisitor } from './store.ts'
+export type {
+  Store,
+  SessionWriter,
+  SessionListing,
+  CreateResult,
+  OpenVisitor,
+  StoredSummary,
+  SessionEntry,
+  SessionPage,
+  EventRange,
+  EventPage,
+  DueEntry,
+} from './store.ts'
 export { StoreError, isStoreError, corruptSession, storageUnavailable, type StoreErrorCode, type CorruptDetails } from './store-error.ts'
 export { JsonlStore, type JsonlStoreOptions } from './jsonl/jsonl-store.ts'
 export { nodeFiles, type FileLayer, type FileHandleLike } from './jsonl/file-layer.ts'

@@ -1,8 +1,42 @@
 import type { SessionEvent, SessionHeader } from '../../protocol/index.ts'
 import type { StoreError } from './store-error.ts'
 
-/** One entry of a store's session listing: a readable header, or why the entry is not a session. */
-export type SessionListing = { id: string; header: SessionHeader } | { id: string; problem: StoreError }
+/**
+ * What a store keeps of a session besides its log (SPEC 14.1): derived from the log by the host,
+ * written with each durable append, so lists and the due index never read a log.
+ */
+export type StoredSummary = {
+  /** The latest title (a rename, else the start of the first message), or null. */
+  title: string | null
+  /** Durable events. */
+  eventCount: number
+  /** `time` of the last durable event, or null. */
+  lastEventAt: number | null
+  /** True while the log ends inside an open turn (a restart closes it). */
+  openTurn: boolean
+  /** Messages accepted into the inbox that have not entered yet (a restart runs them). */
+  pendingInbox: number
+  /** The earliest reminder target (the due index), or null. */
+  nextDueAt: number | null
+}
+
+/** A session as lists see it: header and summary; `summary` is null when missing or stale (the host rebuilds it). */
+export type SessionEntry = { id: string; header: SessionHeader; summary: StoredSummary | null }
+
+/** One entry of a store's full listing: a session, or why the entry is not a session. */
+export type SessionListing = SessionEntry | { id: string; problem: StoreError }
+
+/** A page of sessions, newest first (createdAt descending, then id); `nextCursor` continues it. */
+export type SessionPage = { entries: SessionEntry[]; nextCursor: string | null }
+
+/** Which events a page holds: after a seq, before a seq, or (neither) the last ones. */
+export type EventRange = { after?: number; before?: number; limit: number }
+
+/** A page of durable events in seq order and how many durable events the session has. */
+export type EventPage = { events: SessionEvent[]; eventCount: number }
+
+/** A session with a reminder due, from the due index. */
+export type DueEntry = { id: string; nextDueAt: number }
 
 /** What creating a session did: wrote the header, or found a session with that id already. */
 export type CreateResult = { created: true } | { created: false; header: SessionHeader }
@@ -18,8 +52,8 @@ export interface SessionWriter {
   readonly durableCount: number
   /** The failure that stopped this writer, or null while it works. */
   readonly failure: StoreError | null
-  /** Queues events (seqs continuing the log, in order); throws `unavailable` once failed. */
-  append(events: readonly SessionEvent[]): void
+  /** Queues events (seqs continuing the log, in order) and the summary after them; throws `unavailable` once failed. */
+  append(events: readonly SessionEvent[], summary?: StoredSummary): void
   /** Resolves once every event queued before the call is durable; rejects `unavailable` on failure. */
   barrier(): Promise<void>
   /** Called with the new durable count after each barrier that covered new events. */
@@ -43,8 +77,20 @@ export interface OpenVisitor {
  * sessions live in files or in a database.
  */
 export interface Store {
-  /** Every session entry the store holds (headers only, never logs); damaged entries are reported, not thrown. */
+  /** Every session entry the store holds (headers and summaries, never logs); damaged entries are reported, not thrown. */
   listSessions(): Promise<SessionListing[]>
+  /** One page of sessions, newest first, from headers and summaries only. Throws `corrupt` for a malformed cursor. */
+  listPage(options: { limit: number; before?: string }): Promise<SessionPage>
+  /** One session's header and summary; throws `not-found` or `corrupt`. */
+  readEntry(id: string): Promise<SessionEntry>
+  /** Records a summary the host rebuilt from the log (for an entry whose summary was missing or stale). */
+  putSummary(id: string, summary: StoredSummary): Promise<void>
+  /** A page of durable events of a session that is not open here, at a cost independent of the log's length. */
+  readEvents(id: string, range: EventRange): Promise<EventPage>
+  /** Reads a whole log through `visit` without opening it for writing (check, summary rebuilds). */
+  scanSession(id: string, visit: OpenVisitor): Promise<void>
+  /** Sessions whose next reminder is due before `time`, earliest first, at most `limit`. */
+  dueSessions(time: number, limit: number): Promise<DueEntry[]>
   /** The header of one session; throws `not-found` or `corrupt`. */
   readHeader(id: string): Promise<SessionHeader>
   /** Writes a new session's header once, atomically; an existing id is reported with its header. */

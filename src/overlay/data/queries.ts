@@ -79,7 +79,7 @@ export function setSessionStatus(client: QueryClient, id: string, status: Sessio
   })
   client.setQueryData<GetSessionResponse>(queryKeys.session(id), (old) => (old === undefined ? old : { session: patch(old.session) }))
   client.setQueryData<ListSessionsResponse>(queryKeys.sessions(), (old) =>
-    old === undefined ? old : { sessions: old.sessions.map((s) => (s.id === id ? patch(s) : s)) },
+    old === undefined ? old : { ...old, sessions: old.sessions.map((s) => (s.id === id ? patch(s) : s)) },
   )
 }
 
@@ -92,7 +92,7 @@ export function useCreateSession() {
     onSuccess: ({ session }) => {
       client.setQueryData<GetSessionResponse>(queryKeys.session(session.id), { session })
       client.setQueryData<ListSessionsResponse>(queryKeys.sessions(), (old) =>
-        old === undefined ? old : { sessions: [session, ...old.sessions.filter((s) => s.id !== session.id)] },
+        old === undefined ? old : { ...old, sessions: [session, ...old.sessions.filter((s) => s.id !== session.id)] },
       )
       void client.invalidateQueries({ queryKey: queryKeys.sessions() })
     },

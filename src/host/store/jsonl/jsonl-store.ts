@@ -4,7 +4,21 @@ import { join } from 'node:path'
 import type { SessionHeader } from '../../../protocol/index.ts'
 import { SESSION_ID_PATTERN } from '../../../protocol/index.ts'
 import { StoreError, storageUnavailable } from '../store-error.ts'
-import type { CreateResult, OpenVisitor, SessionListing, SessionWriter, Store } from '../store.ts'
+import type {
+  CreateResult,
+  DueEntry,
+  EventPage,
+  EventRange,
+  OpenVisitor,
+  SessionEntry,
+  SessionListing,
+  SessionPage,
+  SessionWriter,
+  Store,
+  StoredSummary,
+} from '../store.ts'
+import { Catalog, identityOf, type FileIdentity } from './catalog.ts'
+import { readEventPage } from './event-pages.ts'
 import { nodeFiles, type FileHandleLike, type FileLayer } from './file-layer.ts'
 import { corruptFile, openForReading, readHeaderFile, scanSessionFile, specialFileReason } from './session-file.ts'
 import { JsonlSessionWriter } from './session-writer.ts'
@@ -34,11 +48,15 @@ export class JsonlStore implements Store {
   readonly sessionsDir: string
   private readonly files: FileLayer
   private readonly log: (line: string) => void
+  private readonly catalog: Catalog
+  /** Identity of each file at the start of its last read-only scan (a summary rebuilt from it is kept only if the file is unchanged). */
+  private readonly scanned = new Map<string, FileIdentity>()
 
   private constructor(options: JsonlStoreOptions) {
     this.sessionsDir = join(options.dataDir, 'sessions')
     this.files = options.files ?? nodeFiles
     this.log = options.log ?? (() => undefined)
+    this.catalog = new Catalog(this.files, this.sessionsDir, join(options.dataDir, 'catalog.json'), this.log)
   }
 
   /** Opens the store: creates the sessions folder and removes staged files of interrupted creations. */
@@ -60,6 +78,7 @@ export class JsonlStore implements Store {
   }
 
   async listSessions(): Promise<SessionListing[]> {
+    await this.catalog.ensure()
     let entries
     try {
       entries = await this.files.readdir(this.sessionsDir)
@@ -68,10 +87,12 @@ export class JsonlStore implements Store {
       throw storageUnavailable('(all)', error)
     }
     const out: SessionListing[] = []
+    const present = new Set<string>()
     for (const entry of entries) {
       const match = SESSION_NAME.exec(entry.name)
       if (match === null) continue
       const id = match[1]
+      present.add(id)
       const path = join(this.sessionsDir, entry.name)
       if (!entry.isFile()) {
         let reason = 'not a regular file'
@@ -80,18 +101,85 @@ export class JsonlStore implements Store {
         } catch {
           reason = 'not a regular file (gone)'
         }
+        this.catalog.remove(id)
         out.push({ id, problem: corruptFile(path, -1, reason) })
         continue
       }
       try {
-        out.push({ id, header: await this.readHeader(id) })
+        out.push(await this.readEntry(id))
       } catch (error) {
         if (error instanceof StoreError) {
           if (error.code !== 'not-found') out.push({ id, problem: error })
         } else throw error
       }
     }
+    for (const listed of this.catalog.listing()) if (!present.has(listed.id)) this.catalog.remove(listed.id)
     return out
+  }
+
+  async listPage(options: { limit: number; before?: string }): Promise<SessionPage> {
+    await this.catalog.ensure()
+    return this.catalog.page(options.limit, options.before)
+  }
+
+  async readEntry(id: string): Promise<SessionEntry> {
+    await this.catalog.ensure()
+    const known = this.catalog.get(id)
+    if (known) return known
+    const header = await this.readHeader(id)
+    this.catalog.add(header)
+    return { id, header, summary: null }
+  }
+
+  async putSummary(id: string, summary: StoredSummary): Promise<void> {
+    await this.catalog.ensure()
+    const scanned = this.scanned.get(id)
+    this.scanned.delete(id)
+    if (scanned === undefined) return
+    let info
+    try {
+      info = await this.files.lstat(this.pathOf(id))
+    } catch {
+      return
+    }
+    const now = identityOf(info)
+    if (now.ino === scanned.ino && now.size === scanned.size && now.mtimeMs === scanned.mtimeMs) this.catalog.setSummary(id, summary, now)
+  }
+
+  async readEvents(id: string, range: EventRange): Promise<EventPage> {
+    if (!SESSION_ID_PATTERN.test(id)) throw new StoreError('not-found', `session ${id} does not exist`)
+    const path = this.pathOf(id)
+    const { handle, info } = await openForReading(this.files, path)
+    try {
+      return await readEventPage(handle, path, info.size, range)
+    } finally {
+      await handle.close()
+    }
+  }
+
+  async scanSession(id: string, visit: OpenVisitor): Promise<void> {
+    if (!SESSION_ID_PATTERN.test(id)) throw new StoreError('not-found', `session ${id} does not exist`)
+    const path = this.pathOf(id)
+    const { handle, info } = await openForReading(this.files, path)
+    try {
+      this.scanned.set(id, identityOf(info))
+      await scanSessionFile(
+        handle,
+        path,
+        (event) => visit.event(event),
+        (header) => {
+          if (header.id !== id) throw corruptFile(path, -1, `the header names session ${header.id}`)
+          visit.header(header)
+        },
+      )
+    } finally {
+      await handle.close()
+    }
+  }
+
+  async dueSessions(time: number, limit: number): Promise<DueEntry[]> {
+    await this.catalog.ensure()
+    return this.catalog.due(time, limit)
   }
 
   async readHeader(id: string): Promise<SessionHeader> {
@@ -122,6 +210,8 @@ export class JsonlStore implements Store {
         await this.files.rename(staged, path)
       }
       await this.syncDir()
+      await this.catalog.ensure()
+      this.catalog.add(header)
       return { created: true }
     } catch (error) {
       if (error instanceof StoreError) throw error
@@ -150,7 +240,10 @@ export class JsonlStore implements Store {
   async openSession(id: string, visit: OpenVisitor): Promise<SessionWriter> {
     if (!SESSION_ID_PATTERN.test(id)) throw new StoreError('not-found', `session ${id} does not exist`)
     const path = this.pathOf(id)
-    const { handle: reader, info } = await openForReading(this.files, path)
+    const { handle: reader, info } = await openForReading(this.files, path).catch((error: unknown) => {
+      if (error instanceof StoreError && error.code === 'not-found') this.catalog.remove(id)
+      throw error
+    })
     let writer: FileHandleLike | null = null
     try {
       const scanned = await scanSessionFile(
@@ -191,7 +284,10 @@ export class JsonlStore implements Store {
         needsNewline: scanned.missingFinalNewline,
       }
       writer = null
-      return new JsonlSessionWriter(this.files, start)
+      return new JsonlSessionWriter(this.files, start, (summary, file) => {
+        if (this.catalog.usable) this.catalog.setSummary(id, summary, file)
+        else void this.catalog.ensure().then(() => this.catalog.setSummary(id, summary, file), () => undefined)
+      })
     } finally {
       await reader.close()
       if (writer !== null) await writer.close()
@@ -217,5 +313,7 @@ export class JsonlStore implements Store {
     }
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    if (this.catalog.loaded) await this.catalog.flush()
+  }
 }

@@ -1,6 +1,7 @@
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { storageUnavailable, type StoreError } from '../store-error.ts'
-import type { SessionWriter } from '../store.ts'
+import type { SessionWriter, StoredSummary } from '../store.ts'
+import { identityOf, type FileIdentity } from './catalog.ts'
 import type { FileHandleLike, FileLayer } from './file-layer.ts'
 
 type Waiter = { target: number; resolve: () => void; reject: (error: StoreError) => void }
@@ -40,6 +41,7 @@ export class JsonlSessionWriter implements SessionWriter {
   private readonly waiters: Waiter[] = []
   private readonly durableListeners: ((count: number) => void)[] = []
   private readonly failureListeners: ((error: StoreError) => void)[] = []
+  private summary: { summary: StoredSummary; count: number } | null = null
   private failed: StoreError | null = null
   private closed = false
   private released = false
@@ -47,6 +49,8 @@ export class JsonlSessionWriter implements SessionWriter {
   constructor(
     private readonly files: FileLayer,
     start: WriterStart,
+    /** Receives the summary of the durable events and the identity of the bytes it describes. */
+    private readonly publish: (summary: StoredSummary, file: FileIdentity) => void = () => undefined,
   ) {
     this.header = start.header
     this.path = start.path
@@ -67,10 +71,14 @@ export class JsonlSessionWriter implements SessionWriter {
     return this.failed
   }
 
-  append(events: readonly SessionEvent[]): void {
+  append(events: readonly SessionEvent[], summary?: StoredSummary): void {
     if (this.failed) throw this.failed
     if (this.closed) throw storageUnavailable(this.header.id, new Error('the session is closed'))
-    if (events.length === 0) return
+    if (summary !== undefined) this.summary = { summary, count: this.accepted + events.length }
+    if (events.length === 0) {
+      if (summary !== undefined && this.cycling === null) void this.publishSummary()
+      return
+    }
     let text = ''
     for (const event of events) text += `${JSON.stringify(event)}\n`
     this.queue.push(text)
@@ -137,6 +145,7 @@ export class JsonlSessionWriter implements SessionWriter {
   }
 
   private async cycle(): Promise<void> {
+    let file: FileIdentity
     while (this.queue.length > 0 && !this.failed) {
       const text = (this.needsNewline ? '\n' : '') + this.queue.join('')
       const count = this.queuedEvents
@@ -147,13 +156,14 @@ export class JsonlSessionWriter implements SessionWriter {
         await this.writeAll(bytes)
         this.needsNewline = false
         await this.handle.datasync()
-        await this.checkIdentity()
+        file = await this.checkIdentity()
         this.durableBytes += bytes.length
       } catch (error) {
         this.fail(error)
         return
       }
       this.durable += count
+      if (this.summary !== null && this.summary.count === this.durable) this.publish(this.summary.summary, file)
       for (const listener of this.durableListeners) listener(this.durable)
       for (let i = this.waiters.length - 1; i >= 0; i--) {
         const waiter = this.waiters[i]
@@ -173,7 +183,17 @@ export class JsonlSessionWriter implements SessionWriter {
     }
   }
 
-  private async checkIdentity(): Promise<void> {
+  private async publishSummary(): Promise<void> {
+    const pending = this.summary
+    if (pending === null || pending.count !== this.durable) return
+    try {
+      this.publish(pending.summary, identityOf(await this.handle.stat()))
+    } catch {
+      // a summary is derived data: the next durable append publishes it again
+    }
+  }
+
+  private async checkIdentity(): Promise<FileIdentity> {
     const open = await this.handle.stat()
     let atPath
     try {
@@ -184,6 +204,7 @@ export class JsonlSessionWriter implements SessionWriter {
     }
     if (atPath.dev !== open.dev || atPath.ino !== open.ino) throw new Error(`session file ${this.path} was replaced`)
     if (open.nlink === 0) throw new Error(`session file ${this.path} was deleted`)
+    return identityOf(open)
   }
 
   private fail(error: unknown): void {

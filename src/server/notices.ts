@@ -1,0 +1,66 @@
+import type { SessionEvent, SessionSummary } from '../protocol/index.ts'
+import { parseFollowUp } from '../protocol/index.ts'
+
+/** A notice of the all-sessions stream (SPEC 8 `GET /api/stream`). */
+export type Notice =
+  | { event: 'session'; data: { session: SessionSummary } }
+  | { event: 'reminder-due'; data: { sessionId: string; scheduleId: string; prompt: string; occurrenceAt: string } }
+
+/** A notice with its server-wide cursor and its frame, serialised once. */
+export type NumberedNotice = { id: number; notice: Notice; frame: string }
+
+/** At least the last 1,000 notices are kept for readers that reconnect (SPEC 8). */
+export const NOTICE_HISTORY = 2048
+
+/** The reminders a durable event announces: a Schedule follow-up entering the inbox. */
+export function remindersDue(sessionId: string, event: SessionEvent): Notice[] {
+  if (event.type !== 'inbox/enqueued') return []
+  const message = event.data.message
+  if (message.source.kind !== 'plugin' || message.source.plugin !== 'schedule') return []
+  const reminders = parseFollowUp(message.content.map((block) => block.text).join(''))
+  return (reminders ?? []).map((reminder) => ({
+    event: 'reminder-due',
+    data: { sessionId, scheduleId: reminder.id, prompt: reminder.prompt, occurrenceAt: reminder.occurrenceAt },
+  }))
+}
+
+/**
+ * The server-wide log of notices behind `GET /api/stream`: numbered from 1, the latest
+ * `NOTICE_HISTORY` kept so a reader resuming with `Last-Event-ID` gets what it missed.
+ */
+export class NoticeLog {
+  private readonly history: NumberedNotice[] = []
+  private next = 1
+  private readonly listeners = new Set<(notice: NumberedNotice) => void>()
+
+  constructor(
+    private readonly frameOf: (id: number, notice: Notice) => string,
+    private readonly capacity = NOTICE_HISTORY,
+  ) {}
+
+  /** The cursor of the latest notice (0 before the first). */
+  get last(): number {
+    return this.next - 1
+  }
+
+  /** Appends a notice and hands it to every reader. */
+  push(notice: Notice): void {
+    const id = this.next++
+    const numbered = { id, notice, frame: this.frameOf(id, notice) }
+    this.history.push(numbered)
+    if (this.history.length > this.capacity) this.history.splice(0, this.history.length - this.capacity)
+    for (const listener of this.listeners) listener(numbered)
+  }
+
+  /** The kept notices after a cursor (all kept ones when the cursor is older than the history). */
+  since(cursor: number): NumberedNotice[] {
+    const first = this.history[0]?.id ?? this.next
+    return this.history.slice(Math.max(0, cursor + 1 - first))
+  }
+
+  /** Subscribes to new notices. */
+  subscribe(listener: (notice: NumberedNotice) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+}
