@@ -4,6 +4,8 @@ export {
   Host,
   DEFAULT_SYSTEM_PROMPT,
   DEFAULT_RECOVERY,
+  DEFAULT_MAX_OPEN_SESSIONS,
+  DEFAULT_IDLE_CLOSE_MS,
   type HostOptions,
   type OutgoingMessage,
   type RecoveryPolicy,

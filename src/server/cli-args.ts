@@ -12,6 +12,7 @@ export type ServeOptions = {
   publicHost?: string
   modelDelayMs?: number
   maxConnections?: number
+  maxOpenSessions?: number
   build: boolean
 }
 
@@ -22,7 +23,7 @@ export type Command = { kind: 'serve'; options: ServeOptions } | { kind: 'check'
 export const USAGE = `usage:
   serve [--port N] [--host H] [--data-dir DIR] [--model offline|openai:<model>|script:<file>]
         [--refresh-interval-ms N] [--time-zone ZONE] [--token T] [--public-host NAME|ORIGIN]
-        [--model-delay-ms N] [--max-connections N] [--no-build]
+        [--model-delay-ms N] [--max-connections N] [--max-open-sessions N] [--no-build]
   check <session.jsonl|dir>...`
 
 const SERVE_OPTIONS = {
@@ -36,6 +37,7 @@ const SERVE_OPTIONS = {
   'public-host': { type: 'string' },
   'model-delay-ms': { type: 'string' },
   'max-connections': { type: 'string' },
+  'max-open-sessions': { type: 'string' },
   'no-build': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -90,6 +92,10 @@ function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, valu
     case 'max-connections':
       options.maxConnections = integer(rawName, text())
       if (options.maxConnections < 1) throw new Error('--max-connections must be at least 1')
+      return
+    case 'max-open-sessions':
+      options.maxOpenSessions = integer(rawName, text())
+      if (options.maxOpenSessions < 1) throw new Error('--max-open-sessions must be at least 1')
       return
     case 'no-build':
       if (value !== undefined) throw new Error(`${rawName} takes no value`)

@@ -5,6 +5,8 @@ import { runCheck } from './check.ts'
 import { checkFolds, compose } from './compose.ts'
 import { ensureOverlayBuilt } from './overlay-build.ts'
 import { assertSafeToStart, listen } from './serve.ts'
+import { descriptorLimit, openSessionCap } from './connection-cap.ts'
+import { DEFAULT_MAX_OPEN_SESSIONS } from '../host/index.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -30,6 +32,7 @@ async function main(): Promise<number> {
         ...(o.modelDelayMs === undefined ? {} : { modelDelayMs: o.modelDelayMs }),
         ...(o.refreshIntervalMs === undefined ? {} : { refreshIntervalMs: o.refreshIntervalMs }),
         ...(o.timeZone === undefined ? {} : { timeZone: o.timeZone }),
+        maxOpenSessions: o.maxOpenSessions ?? openSessionCap(descriptorLimit(), DEFAULT_MAX_OPEN_SESSIONS),
       })
       const server = await listen({
         host,

@@ -27,6 +27,9 @@ export type ComposeOptions = {
   /** How a failed session's store is retried, and the timers of its backoff. */
   recovery?: RecoveryPolicy
   recoveryTimers?: Timers
+  /** Sessions held open at most, and how long an unused one stays open. */
+  maxOpenSessions?: number
+  idleCloseMs?: number
 }
 
 /** Builds a model from its command-line name (SPEC 10). */
@@ -66,6 +69,8 @@ export async function compose(options: ComposeOptions): Promise<Composition> {
     ...(options.files ? { files: options.files } : {}),
     ...(options.recovery ? { recovery: options.recovery } : {}),
     ...(options.recoveryTimers ? { timers: options.recoveryTimers } : {}),
+    ...(options.maxOpenSessions === undefined ? {} : { maxOpenSessions: options.maxOpenSessions }),
+    ...(options.idleCloseMs === undefined ? {} : { idleCloseMs: options.idleCloseMs }),
   })
   return { host, schedules: schedule.service }
 }

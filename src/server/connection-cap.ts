@@ -32,11 +32,26 @@ export function descriptorLimit(): number | null {
   }
 }
 
+function reserveOf(limit: number): number {
+  return Math.min(MAX_RESERVE, Math.max(MIN_RESERVE, Math.ceil(limit / 2)))
+}
+
 /** The most connections to hold open under a descriptor limit: below it, leaving room for everything else the server opens (SPEC 12.2). */
 export function connectionCap(limit: number | null): number {
   if (limit === null) return FALLBACK_CAP
-  const reserve = Math.min(MAX_RESERVE, Math.max(MIN_RESERVE, Math.ceil(limit / 2)))
-  return Math.max(1, Math.min(MAX_CAP, limit - reserve))
+  return Math.max(1, Math.min(MAX_CAP, limit - reserveOf(limit)))
+}
+
+/** Descriptors of the reserve left for other files (the catalog, pages read from closed sessions, the runtime). */
+const OTHER_FILES = 32
+
+/**
+ * The most sessions to hold open under a descriptor limit (each holds its file): at most `preferred`
+ * (SPEC 11: 256), and within the part of the reserve that connections never take.
+ */
+export function openSessionCap(limit: number | null, preferred: number): number {
+  if (limit === null) return preferred
+  return Math.max(1, Math.min(preferred, reserveOf(limit) - OTHER_FILES))
 }
 
 type Tracked = { request: IncomingMessage | null; response: ServerResponse | null }
