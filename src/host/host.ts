@@ -280,7 +280,7 @@ export class Host {
       if (isNotFound(error)) throw notFound(id)
       throw error
     }
-    const log = new SessionLog(visitor.headerRead, visitor, writer, this.clock, (l) => this.summaryOf(l))
+    const log = new SessionLog(visitor.headerRead, visitor, writer, this.clock, (folds, count, last) => summarize(folds, count, last, this.registry))
     const session = new Session(log, this.runtime())
     log.onFailure((error) => this.failed(session, error))
     this.feedFor(log.header, log.durableLength).attach(session)
@@ -549,8 +549,16 @@ export class Host {
     if (slot?.state === 'opening') await slot.pending.catch(() => undefined)
     const again = this.feeds.get(id)
     if (again) return again
-    const { header, summary } = await this.entryOf(id)
-    return this.feedFor(header, summary.eventCount)
+    let entry: SessionEntry
+    try {
+      entry = await this.store.readEntry(id)
+    } catch (error) {
+      if (isNotFound(error)) throw notFound(id)
+      throw error
+    }
+    // a missing summary is not rebuilt for a reader: the last page says how many events there are
+    const count = entry.summary?.eventCount ?? (await this.store.readEvents(id, { limit: 1 })).eventCount
+    return this.feeds.get(id) ?? this.feedFor(entry.header, count)
   }
 
   /** A page of a session's durable events (SPEC 8), from memory or the store; never opens its log. */

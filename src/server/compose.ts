@@ -1,5 +1,5 @@
 import { Host, type RecoveryPolicy } from '../host/host.ts'
-import type { FileLayer } from '../host/index.ts'
+import type { FileLayer, Store } from '../host/index.ts'
 import type { Model } from '../host/models/model.ts'
 import { OpenAiModel, openAiOptionsFromEnv } from '../host/models/openai.ts'
 import { ScriptFileModel } from '../host/models/script-file.ts'
@@ -22,6 +22,8 @@ export type ComposeOptions = {
   extraPlugins?: Plugin[]
   timers?: Timers
   log?: (line: string) => void
+  /** The store; default: the JSONL store in `dataDir`. */
+  store?: Store
   /** File system calls of the JSONL store (tests inject failures). */
   files?: FileLayer
   /** How a failed session's store is retried, and the timers of its backoff. */
@@ -66,6 +68,7 @@ export async function compose(options: ComposeOptions): Promise<Composition> {
     plugins: [...defaultPlugins(options), schedule, ...(options.extraPlugins ?? [])],
     ...(options.compactThresholdChars === undefined ? {} : { compactThresholdChars: options.compactThresholdChars }),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.store ? { store: options.store } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.recovery ? { recovery: options.recovery } : {}),
     ...(options.recoveryTimers ? { timers: options.recoveryTimers } : {}),

@@ -823,3 +823,48 @@ describe('security (SPEC 12.3)', () => {
     await host.close()
   })
 })
+
+describe('PATCH /api/sessions/:id (SPEC 8 v2)', () => {
+  it('renames with session/title (trimmed), keeps the latest title across a restart, refuses bad titles', async () => {
+    const dir = await tempDir()
+    const { app, host } = await makeApp(dir)
+    await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })
+    expect(await call(app, 'PATCH', '/api/sessions/s', { title: '  Trip plans  ' })).toEqual({
+      status: 200,
+      body: { session: { ...summary('s', 'UTC'), title: 'Trip plans', eventCount: 1 } },
+    })
+    expect(await call(app, 'PATCH', '/api/sessions/s', { title: 'Trip plans, v2' })).toMatchObject({ status: 200, body: { session: { title: 'Trip plans, v2' } } })
+    for (const body of [{ title: '' }, { title: '   ' }, { title: 'x'.repeat(121) }, { title: 5 }, { title: 'ok', extra: 1 }, {}]) {
+      expect((await call(app, 'PATCH', '/api/sessions/s', body)).status).toBe(400)
+    }
+    expect((await call(app, 'PATCH', '/api/sessions/nope', { title: 'x' })).status).toBe(404)
+    const events = (await host.openSession('s')).events()
+    expect(events.map((e) => [e.type, e.data])).toEqual([
+      ['session/title', { title: 'Trip plans' }],
+      ['session/title', { title: 'Trip plans, v2' }],
+    ])
+    await host.close()
+    const again = await makeApp(dir)
+    expect((await call(again.app, 'GET', '/api/sessions')).body).toEqual({
+      sessions: [{ ...summary('s', 'UTC'), title: 'Trip plans, v2', eventCount: 2 }],
+      nextCursor: null,
+    })
+    await again.host.close()
+  })
+})
+
+describe('GET /api/time (SPEC 8 v2)', () => {
+  it('answers the server clock and the tzdata offset of each asked zone', async () => {
+    const { app, host } = await makeApp(await tempDir())
+    expect(await call(app, 'GET', '/api/time')).toEqual({ status: 200, body: { now: T0 } })
+    expect(await call(app, 'GET', '/api/time?zone=Asia/Kolkata&zone=America/New_York&zone=Pacific/Chatham&zone=UTC')).toEqual({
+      status: 200,
+      body: { now: T0, timeZones: { 'Asia/Kolkata': 330, 'America/New_York': -240, 'Pacific/Chatham': 765, UTC: 0 } },
+    })
+    expect(await call(app, 'GET', '/api/time?zone=Mars/Olympus')).toEqual({
+      status: 400,
+      body: apiError('invalid-time-zone', 'zone must be a valid IANA time zone', { field: 'zone', value: 'Mars/Olympus' }),
+    })
+    await host.close()
+  })
+})

@@ -1,0 +1,175 @@
+import { rm, writeFile, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+import { JsonlStore, type Store } from '../../src/host/index.ts'
+import { ScriptedModel } from '../../src/host/models/scripted.ts'
+import type { SessionEvent } from '../../src/protocol/index.ts'
+import { compose } from '../../src/server/compose.ts'
+import { FakeClock } from '../support/fake-clock.ts'
+import { settle } from '../support/host-harness.ts'
+import { ManualTimers } from '../support/manual-timers.ts'
+import { tempDir } from '../support/temp-dir.ts'
+
+const T0 = Date.parse('2026-07-15T07:00:00.000Z')
+
+/** The JSONL store with every log read counted (opening for writing, and read-only scans). */
+async function countingStore(dataDir: string): Promise<{ store: Store; opened: string[]; scanned: string[] }> {
+  const inner = await JsonlStore.open({ dataDir })
+  const opened: string[] = []
+  const scanned: string[] = []
+  const store = new Proxy(inner, {
+    get(target, key, receiver) {
+      if (key === 'openSession') return (id: string, visit: never) => (opened.push(id), target.openSession(id, visit))
+      if (key === 'scanSession') return (id: string, visit: never) => (scanned.push(id), target.scanSession(id, visit))
+      const value: unknown = Reflect.get(target, key, receiver)
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    },
+  })
+  return { store, opened, scanned }
+}
+
+async function build(dataDir: string, options: { store?: Store; maxOpenSessions?: number; model?: ScriptedModel; clock?: FakeClock } = {}) {
+  const timers = new ManualTimers()
+  const reminders = new ManualTimers()
+  const model = options.model ?? new ScriptedModel()
+  const clock = options.clock ?? new FakeClock(T0)
+  const { host, schedules } = await compose({
+    dataDir,
+    model,
+    clock,
+    timers: reminders,
+    recoveryTimers: timers,
+    log: () => undefined,
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.maxOpenSessions ? { maxOpenSessions: options.maxOpenSessions } : {}),
+  })
+  return { host, schedules, timers, reminders, model, clock }
+}
+
+function rpc(text: string) {
+  return { text, clientTimeZone: 'UTC' }
+}
+
+describe('sessions on demand (SPEC 12.1)', () => {
+  it('starts without opening a log and lists and describes sessions from their summaries', async () => {
+    const dir = await tempDir()
+    const first = await build(dir)
+    for (let i = 0; i < 12; i++) {
+      first.clock.advance(1000)
+      await first.host.createSession({ id: `s${i}`, timeZone: 'UTC' })
+      await first.host.send(`s${i}`, rpc(`hello number ${i}`))
+      await settle(await first.host.openSession(`s${i}`))
+    }
+    await first.host.close()
+
+    const counted = await countingStore(dir)
+    const second = await build(dir, { store: counted.store })
+    await second.host.start()
+    const page = await second.host.listSessions({ limit: 5 })
+    expect(page.sessions.map((s) => [s.header.id, s.title, s.eventCount, s.status])).toEqual(
+      [11, 10, 9, 8, 7].map((i) => [`s${i}`, `hello number ${i}`, 9, 'idle']),
+    )
+    const rest = await second.host.listSessions({ limit: 50, before: page.nextCursor as string })
+    expect(rest.sessions.map((s) => s.header.id)).toEqual([6, 5, 4, 3, 2, 1, 0].map((i) => `s${i}`))
+    expect(await second.host.describe('s3')).toEqual({
+      header: { type: 'session', version: 1, id: 's3', createdAt: T0 + 4000, timeZone: 'UTC' },
+      title: 'hello number 3',
+      eventCount: 9,
+      status: 'idle',
+    })
+    const events = await second.host.readEvents('s3', { limit: 3 })
+    expect(events.page.events.map((e) => e.seq)).toEqual([6, 7, 8])
+    expect({ opened: counted.opened, scanned: counted.scanned, open: second.host.openCount }).toEqual({ opened: [], scanned: [], open: 0 })
+    await second.host.close()
+  })
+
+  it('rebuilds a missing summary from the log once, and reopens only sessions a restart left with work', async () => {
+    const dir = await tempDir()
+    const first = await build(dir)
+    await first.host.createSession({ id: 'idle', timeZone: 'UTC' })
+    await first.host.createSession({ id: 'queued', timeZone: 'UTC' })
+    first.model.push({ text: 'one' })
+    await first.host.send('idle', rpc('done already'))
+    await settle(await first.host.openSession('idle'))
+    await first.host.close()
+    // a message accepted but never run (the process died before the turn): only its inbox/enqueued is on disk
+    const message = { id: 'm-late', role: 'user', content: [{ type: 'text', text: 'run me' }], source: { kind: 'user', rpcId: 'r', clientTimeZone: 'UTC' } }
+    await writeFile(
+      join(dir, 'sessions/queued.jsonl'),
+      `${JSON.stringify({ type: 'session', version: 1, id: 'queued', createdAt: T0, timeZone: 'UTC' })}\n${JSON.stringify({ seq: 0, time: T0, type: 'inbox/enqueued', data: { target: 'next-turn', message } })}\n`,
+    )
+    await rm(join(dir, 'catalog.json'))
+
+    const counted = await countingStore(dir)
+    const second = await build(dir, { store: counted.store })
+    second.model.push({ text: 'ran' })
+    await second.host.start()
+    expect({ opened: counted.opened, scanned: counted.scanned.sort() }).toEqual({ opened: ['queued'], scanned: ['idle', 'queued'] })
+    await settle(await second.host.openSession('queued'))
+    expect(second.model.requests).toHaveLength(1)
+    expect((await second.host.describe('idle')).title).toBe('done already')
+    await second.host.close()
+  })
+
+  it('holds at most --max-open-sessions open, closing the least recently used idle ones, which keep working when reopened', async () => {
+    const dir = await tempDir()
+    const world = await build(dir, { maxOpenSessions: 2 })
+    for (const id of ['a', 'b', 'c', 'd']) {
+      await world.host.createSession({ id, timeZone: 'UTC' })
+      world.model.push({ text: `answer ${id}` })
+      await world.host.send(id, rpc(`to ${id}`))
+      await settle(await world.host.openSession(id))
+      await vi.waitFor(() => expect(world.host.openCount).toBeLessThanOrEqual(2))
+    }
+    expect(world.host.openCount).toBe(2)
+    world.model.push({ text: 'again a' })
+    await world.host.send('a', rpc('back to a'))
+    const a = await world.host.openSession('a')
+    await settle(a)
+    const texts = a.events().flatMap((e: SessionEvent) => (e.type === 'assistant/message' ? [e.data.content[0].text] : []))
+    expect(texts).toEqual(['answer a', 'again a'])
+    await vi.waitFor(() => expect(world.host.openCount).toBe(2))
+    await world.host.close()
+  })
+
+  it('delivers a reminder of a session that is not open: the due index reopens it', async () => {
+    const dir = await tempDir()
+    const world = await build(dir, { maxOpenSessions: 1 })
+    await world.host.createSession({ id: 'remind', timeZone: 'UTC' })
+    world.model.push(
+      { text: '', toolCalls: [{ callId: 'c1', name: 'schedule_create', arguments: JSON.stringify({ prompt: 'stretch', after_seconds: 600 }) }] },
+      { text: 'set' },
+    )
+    await world.host.send('remind', rpc('remind me in 10 minutes'))
+    await settle(await world.host.openSession('remind'))
+    await world.host.createSession({ id: 'other', timeZone: 'UTC' })
+    await vi.waitFor(() => expect(world.host.openCount).toBe(1))
+    await world.host.start()
+    // the closed session's reminder is watched by one timer that looks at the clock every 30 s at most
+    await vi.waitFor(() => expect(world.timers.requested.at(-1)).toBe(30_000))
+    world.clock.advance(600_000)
+    world.model.push({ text: 'Reminder: stretch' })
+    world.timers.fireAll()
+    const reopened = await vi.waitFor(async () => {
+      const session = await world.host.openSession('remind')
+      const follow = session.events().filter((e) => e.type === 'user/message' && e.data.source.kind === 'plugin' && e.data.source.plugin === 'schedule')
+      expect(follow).toHaveLength(1)
+      return session
+    })
+    await settle(reopened)
+    const assistant = reopened.events().flatMap((e) => (e.type === 'assistant/message' ? [e.data.content[0].text] : []))
+    expect(assistant.at(-1)).toBe('Reminder: stretch')
+    await world.host.close()
+  })
+
+  it('refuses to list a malformed cursor and never lists special entries', async () => {
+    const dir = await tempDir()
+    await mkdir(join(dir, 'sessions'), { recursive: true })
+    await mkdir(join(dir, 'sessions/odd.jsonl'))
+    const world = await build(dir)
+    await world.host.createSession({ id: 'x', timeZone: 'UTC' })
+    expect((await world.host.listSessions({ limit: 10 })).sessions.map((s) => s.header.id)).toEqual(['x'])
+    await expect(world.host.listSessions({ limit: 10, before: 'nope' })).rejects.toMatchObject({ code: 'corrupt' })
+    await world.host.close()
+  })
+})
