@@ -13,6 +13,7 @@ export {
 } from './host.ts'
 export { Session } from './session/session.ts'
 export type { SessionActivity } from './session/lock.ts'
+export type { AssistantDelta } from './session/turn-runner.ts'
 export { SessionFeed } from './session-feed.ts'
 export { SessionLog, FoldingVisitor } from './session-log.ts'
 export * from './store/index.ts'

@@ -1,6 +1,7 @@
 import type { SessionEvent, SessionHeader } from '../protocol/index.ts'
 import type { Session } from './session/session.ts'
 import type { SessionActivity } from './session/lock.ts'
+import type { AssistantDelta } from './session/turn-runner.ts'
 import type { SessionLog } from './session-log.ts'
 import type { EventPage, EventRange, Store } from './store/index.ts'
 
@@ -29,6 +30,7 @@ export class SessionFeed {
   private detach: (() => void)[] = []
   private readonly eventListeners = new Set<(events: readonly SessionEvent[]) => void>()
   private readonly statusListeners = new Set<(status: SessionActivity) => void>()
+  private readonly deltaListeners = new Set<(delta: AssistantDelta) => void>()
 
   constructor(
     readonly id: string,
@@ -53,6 +55,9 @@ export class SessionFeed {
       session.onStatus((status) => {
         for (const listener of this.statusListeners) listener(status)
       }),
+      session.onDelta((delta) => {
+        for (const listener of this.deltaListeners) listener(delta)
+      }),
     ]
     for (const listener of this.statusListeners) listener(session.status)
   }
@@ -69,7 +74,7 @@ export class SessionFeed {
 
   /** True while nobody listens and no log is held here (the host may forget the feed). */
   get idle(): boolean {
-    return this.session === null && this.log === null && this.eventListeners.size === 0 && this.statusListeners.size === 0
+    return this.session === null && this.log === null && this.eventListeners.size + this.statusListeners.size + this.deltaListeners.size === 0
   }
 
   /** Number of durable events. */
@@ -99,6 +104,12 @@ export class SessionFeed {
   onEvents(listener: (events: readonly SessionEvent[]) => void): () => void {
     this.eventListeners.add(listener)
     return () => this.eventListeners.delete(listener)
+  }
+
+  /** Subscribes to the text of answers while they stream (transient). */
+  onDelta(listener: (delta: AssistantDelta) => void): () => void {
+    this.deltaListeners.add(listener)
+    return () => this.deltaListeners.delete(listener)
   }
 
   /** Subscribes to idle/running changes. */

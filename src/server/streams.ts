@@ -28,6 +28,10 @@ export async function pumpSession(sink: SseSink, feed: SessionFeed, cursor: numb
     statusDirty = true
     wakeup.signal()
   })
+  // deltas are live only (never replayed); they go out at once, ahead of any catching up
+  const offDelta = feed.onDelta((delta) => {
+    if (!sink.write(sseFrame({ event: 'assistant-delta', data: JSON.stringify(delta) }))) wakeup.signal()
+  })
   sink.onClose(() => wakeup.signal())
   try {
     if (!sink.write(statusFrame(feed))) return
@@ -52,6 +56,7 @@ export async function pumpSession(sink: SseSink, feed: SessionFeed, cursor: numb
   } finally {
     offEvents()
     offStatus()
+    offDelta()
   }
 }
 

@@ -198,3 +198,38 @@ describe('listen', () => {
     expect({ status: withToken.status, body: await withToken.json() }).toEqual({ status: 200, body: { sessions: [], nextCursor: null } })
   })
 })
+
+describe('assistant-delta (SPEC 9 streaming text)', () => {
+  it('sends the text of an answer as the model streams it, live only, before the durable assistant/message', async () => {
+    const dir = await tempDir()
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const model = new ScriptedModel().push(async (_request, _signal, onDelta) => {
+      onDelta('Hel')
+      onDelta('')
+      onDelta('lo, ')
+      await held
+      onDelta('world')
+      return { text: 'Hello, world' }
+    })
+    const server = await start(dir, model)
+    await post(server, '/api/sessions', { timeZone: 'UTC', sessionId: 'd' })
+    const { sse } = await openStream(server, '/api/sessions/d/stream')
+    expect(await sse.next()).toEqual({ event: 'status', data: '{"status":"idle"}' })
+    await post(server, '/api/sessions/d/messages', { text: 'greet me', clientTimeZone: 'UTC' })
+    const early = await sse.until((f) => f.event === 'assistant-delta' && f.data.includes('lo, '))
+    expect(early.filter((f) => f.event === 'assistant-delta')).toEqual([
+      { event: 'assistant-delta', data: JSON.stringify({ turn: 1, step: 1, text: 'Hel' }) },
+      { event: 'assistant-delta', data: JSON.stringify({ turn: 1, step: 1, text: 'lo, ' }) },
+    ])
+    expect(early.some((f) => typeOf(f) === 'assistant/message')).toBe(false)
+    release()
+    const rest = await sse.until((f) => typeOf(f) === 'assistant/message')
+    expect(rest.filter((f) => f.event === 'assistant-delta')).toEqual([{ event: 'assistant-delta', data: JSON.stringify({ turn: 1, step: 1, text: 'world' }) }])
+    // a reader that joins later replays the durable events only: deltas are never stored
+    const { sse: later } = await openStream(server, '/api/sessions/d/stream?after=-1')
+    const replay = await later.until((f) => typeOf(f) === 'assistant/message')
+    expect(replay.some((f) => f.event === 'assistant-delta')).toBe(false)
+    expect(await fileLines(dir, 'd')).not.toContain(expect.stringContaining('assistant-delta'))
+  })
+})

@@ -19,10 +19,14 @@ export type ModelToolCall = { callId?: string; name: string; arguments: string }
 /** What the model answered. */
 export type ModelResponse = { text: string; toolCalls: ModelToolCall[]; usage?: Usage }
 
+/** Receives the answer's text as it streams, one new piece at a time (SPEC 9 `assistant-delta`; never stored). */
+export type DeltaListener = (text: string) => void
+
 /** A chat model behind the agent loop. */
 export interface Model {
   readonly name: string
-  complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse>
+  /** Answers one step; a model that streams hands each new piece of text to `onDelta` before it resolves. */
+  complete(request: ModelRequest, signal: AbortSignal, onDelta?: DeltaListener): Promise<ModelResponse>
 }
 
 /** Resolves after ms, or rejects with the signal's reason when aborted first. */

@@ -1,9 +1,9 @@
-import type { Model, ModelRequest, ModelResponse } from './model.ts'
+import type { DeltaListener, Model, ModelRequest, ModelResponse } from './model.ts'
 
 /** A queued scripted answer: a response, or a function computing one from the request. */
 export type ScriptedStep =
   | Partial<ModelResponse>
-  | ((request: ModelRequest, signal: AbortSignal) => Partial<ModelResponse> | Promise<Partial<ModelResponse>>)
+  | ((request: ModelRequest, signal: AbortSignal, onDelta: DeltaListener) => Partial<ModelResponse> | Promise<Partial<ModelResponse>>)
 
 /** In-process test model: answers from a queue and records every request (SPEC 10). */
 export class ScriptedModel implements Model {
@@ -21,10 +21,10 @@ export class ScriptedModel implements Model {
     return this
   }
 
-  async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
+  async complete(request: ModelRequest, signal: AbortSignal, onDelta: DeltaListener = () => undefined): Promise<ModelResponse> {
     this.requests.push(structuredClone(request))
     const next = this.queue.shift()
-    const partial = typeof next === 'function' ? await next(request, signal) : (next ?? {})
+    const partial = typeof next === 'function' ? await next(request, signal, onDelta) : (next ?? {})
     return { text: partial.text ?? '', toolCalls: partial.toolCalls ?? [], ...(partial.usage ? { usage: partial.usage } : {}) }
   }
 }

@@ -9,7 +9,7 @@ import type { SessionLog } from '../session-log.ts'
 import { storageUnavailable, type StoreError } from '../store/index.ts'
 import { Inbox } from './inbox.ts'
 import { SessionLock, type SessionActivity } from './lock.ts'
-import { runTurn } from './turn-runner.ts'
+import { runTurn, type AssistantDelta } from './turn-runner.ts'
 
 /** Settings shared by every session of a host. */
 export type SessionRuntimeOptions = {
@@ -29,6 +29,7 @@ export class Session implements SessionView {
   private controller: AbortController | null = null
   private readonly lifetime = new AbortController()
   private kickScheduled = false
+  private readonly deltaListeners = new Set<(delta: AssistantDelta) => void>()
 
   constructor(
     readonly log: SessionLog,
@@ -93,6 +94,12 @@ export class Session implements SessionView {
   /** Subscribes to idle/running changes. */
   onStatus(listener: (status: SessionActivity) => void): () => void {
     return this.lock.onStatus(listener)
+  }
+
+  /** Subscribes to the text of answers as models stream them (transient, never stored). */
+  onDelta(listener: (delta: AssistantDelta) => void): () => void {
+    this.deltaListeners.add(listener)
+    return () => this.deltaListeners.delete(listener)
   }
 
   whenIdle(): Promise<void> {
@@ -219,6 +226,9 @@ export class Session implements SessionView {
       registry: this.options.registry,
       model: this.options.model,
       systemPrompt: this.options.systemPrompt,
+      onDelta: (delta: AssistantDelta) => {
+        for (const listener of this.deltaListeners) listener(delta)
+      },
     }
     void runTurn(context, controller.signal)
       .catch((error: unknown) => {

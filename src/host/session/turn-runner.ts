@@ -18,7 +18,12 @@ export type TurnContext = {
   registry: PluginRegistry
   model: Model
   systemPrompt: string
+  /** Text of the step's answer as the model streams it (transient). */
+  onDelta: (delta: AssistantDelta) => void
 }
+
+/** A piece of an answer still being generated (SPEC 9 `assistant-delta`): never stored; the durable `assistant/message` replaces it. */
+export type AssistantDelta = { turn: number; step: number; text: string }
 
 type StepOutcome = 'continue' | 'done' | { reason: TurnEndReason; message?: string }
 
@@ -143,6 +148,9 @@ async function runStep(ctx: TurnContext, turn: number, step: number, signal: Abo
     const response = await ctx.model.complete(
       { system: ctx.systemPrompt, messages: surfaceToMessages(surface), tools: built.specs },
       signal,
+      (text) => {
+        if (text !== '' && !signal.aborted) ctx.onDelta({ turn, step, text })
+      },
     )
     if (signal.aborted) return failure(signal.reason)
     toolCalls = response.toolCalls.map((call) => ({
