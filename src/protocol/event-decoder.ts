@@ -27,7 +27,7 @@ function isObject(value: unknown): value is Obj {
 }
 
 function keysWithin(value: Obj, allowed: readonly string[]): boolean {
-  for (const key of Object.keys(value)) if (!allowed.includes(key)) return false
+  for (const key in value) if (!allowed.includes(key)) return false
   return true
 }
 

@@ -1,4 +1,5 @@
 import type { SessionFold } from '../host/plugin-api.ts'
+import type { SessionEvent } from '../protocol/index.ts'
 import type { ScheduleError } from './errors.ts'
 import { applyScheduleEvent, emptyScheduleState, type ScheduleState } from './fold.ts'
 
@@ -16,10 +17,17 @@ export const sessionScheduleFold: SessionFold<SessionScheduleState> = {
     if (!current.ok || event.type !== 'schedule/change') return
     const next = applyScheduleEvent(current.state, event)
     if (!next.ok) throw next.error
+    validated.set(event, { from: current.state, next: next.value })
   },
   apply(current, event) {
     if (!current.ok || event.type !== 'schedule/change') return current
+    const known = validated.get(event)
+    validated.delete(event)
+    if (known !== undefined && known.from === current.state) return { ok: true, state: known.next }
     const next = applyScheduleEvent(current.state, event)
     return next.ok ? { ok: true, state: next.value } : { ok: false, error: next.error }
   },
 }
+
+/** What `validate` computed for an event, so `apply` right after it does not compute it again (the fold is pure). */
+const validated = new WeakMap<SessionEvent, { from: ScheduleState; next: ScheduleState }>()

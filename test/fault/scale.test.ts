@@ -76,7 +76,7 @@ describe('scale through the real server (SPEC 12.1)', () => {
     expect((await getJson(`${server.url}/api/health`)).status).toBe(200)
     expect((await readdir(`/proc/${server.pid}/fd`)).length).toBeLessThan(256)
     expect(server.stderr()).not.toMatch(/EMFILE/)
-  })
+  }, 180_000)
 
   it('answers pages and the stream of a 2,000,000-event session without opening it', async () => {
     const dataDir = await tempDir('sw-long-')
@@ -107,5 +107,5 @@ describe('scale through the real server (SPEC 12.1)', () => {
     const tail = new SseReader((fromEnd.body as ReadableStream<Uint8Array>).getReader())
     expect(await tail.next()).toEqual({ event: 'status', data: '{"status":"idle"}' })
     ending.abort()
-  })
+  }, 180_000)
 })

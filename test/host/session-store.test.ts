@@ -102,7 +102,10 @@ describe('JSONL session store', () => {
     const second = await makeHost(dir)
     const reopened = await second.host.openSession('t')
     expect(reopened.length).toBe(1)
-    expect(second.logs).toEqual(['session t: recovered a torn final line (33 bytes cut)'])
+    expect(second.logs).toEqual([
+      'catalog: 1 session summaries are stale and will be rebuilt from their logs',
+      'session t: recovered a torn final line (33 bytes cut)',
+    ])
     expect(await readFile(path, 'utf8')).toBe(whole)
     await reopened.append([{ type: 'inbox/dropped', data: { ids: [], reason: 'again' } }])
     await second.host.close()

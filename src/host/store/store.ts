@@ -66,10 +66,17 @@ export interface SessionWriter {
   close(): Promise<void>
 }
 
-/** What opening a session hands back while it reads: the header first, then each durable event in seq order. */
+/**
+ * What opening a session hands back while it reads: the header first, then each durable event in
+ * seq order. `trusted` marks an event the store knows was validated before and has not changed
+ * since (the visitor may skip re-validating it). A store that starts a read over calls `header`
+ * again, and the visitor starts over.
+ */
 export interface OpenVisitor {
   header(header: SessionHeader): void
-  event(event: SessionEvent): void
+  event(event: SessionEvent, trusted?: boolean): void
+  /** What validated the events (validators, their versions, tzdata); events are trusted only when validated under the same key. */
+  readonly trustKey?: string
 }
 
 /**

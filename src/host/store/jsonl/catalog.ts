@@ -1,7 +1,7 @@
 import { constants, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import type { SessionHeader } from '../../../protocol/index.ts'
-import { corruptFile, readHeaderFile, specialFileReason } from './session-file.ts'
+import { corruptFile, readHeaderFile, specialFileReason, type Checkpoint } from './session-file.ts'
 import type { FileLayer } from './file-layer.ts'
 import { StoreError } from '../store-error.ts'
 import type { DueEntry, SessionEntry, SessionListing, SessionPage, StoredSummary } from '../store.ts'
@@ -9,7 +9,10 @@ import type { DueEntry, SessionEntry, SessionListing, SessionPage, StoredSummary
 /** What identifies the bytes a summary was derived from: the file's inode, size and modification time. */
 export type FileIdentity = { ino: number; size: number; mtimeMs: number }
 
-type Entry = { header: SessionHeader; summary: StoredSummary | null; file: FileIdentity | null }
+/** A validated prefix of a file as the catalog keeps it: the prefix, the file's inode and the validators' key. */
+export type StoredCheckpoint = Checkpoint & { ino: number; key: string }
+
+type Entry = { header: SessionHeader; summary: StoredSummary | null; file: FileIdentity | null; checkpoint?: StoredCheckpoint | null }
 
 type Persisted = { version: 1; sessions: [string, Entry][] }
 
@@ -115,7 +118,8 @@ export class Catalog {
       try {
         const header = await readHeaderFile(this.files, path)
         if (header.id !== id) throw corruptFile(path, -1, `the header names session ${header.id}`)
-        this.entries.set(id, { header, summary: null, file: null })
+        // the summary is stale, but a validated prefix stays usable: opening checks its bytes' hash
+        this.entries.set(id, { header, summary: null, file: null, checkpoint: known?.checkpoint ?? null })
         if (known) stale++
       } catch (error) {
         if (error instanceof StoreError && error.code === 'not-found') continue
@@ -218,13 +222,20 @@ export class Catalog {
     this.markDirty()
   }
 
-  /** Records the summary derived from the bytes with this identity. */
-  setSummary(id: string, summary: StoredSummary, file: FileIdentity): void {
+  /** Records the summary derived from the bytes with this identity (and, from a writer, the validated prefix). */
+  setSummary(id: string, summary: StoredSummary, file: FileIdentity, checkpoint?: StoredCheckpoint): void {
     const entry = this.entries.get(id)
     if (entry === undefined) return
     entry.summary = summary
     entry.file = file
+    if (checkpoint !== undefined) entry.checkpoint = checkpoint
     this.markDirty()
+  }
+
+  /** The validated prefix recorded for a file with this inode, if any. */
+  checkpointOf(id: string, ino: number): StoredCheckpoint | null {
+    const checkpoint = this.entries.get(id)?.checkpoint ?? null
+    return checkpoint !== null && checkpoint.ino === ino ? checkpoint : null
   }
 
   /** Forgets a session whose file is gone. */

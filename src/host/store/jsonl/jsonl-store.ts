@@ -20,7 +20,17 @@ import type {
 import { Catalog, identityOf, type FileIdentity } from './catalog.ts'
 import { readEventPage } from './event-pages.ts'
 import { nodeFiles, type FileHandleLike, type FileLayer } from './file-layer.ts'
-import { corruptFile, openForReading, readHeaderFile, scanSessionFile, specialFileReason } from './session-file.ts'
+import {
+  corruptFile,
+  hashPrefix,
+  openForReading,
+  PrefixChanged,
+  readHeaderFile,
+  scanSessionFile,
+  specialFileReason,
+  type ScanOptions,
+  type ScannedFile,
+} from './session-file.ts'
 import { JsonlSessionWriter } from './session-writer.ts'
 
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW
@@ -246,15 +256,29 @@ export class JsonlStore implements Store {
     })
     let writer: FileHandleLike | null = null
     try {
-      const scanned = await scanSessionFile(
-        reader,
-        path,
-        (event) => visit.event(event),
-        (header) => {
-          if (header.id !== id) throw corruptFile(path, -1, `the header names session ${header.id}`)
-          visit.header(header)
-        },
-      )
+      await this.catalog.ensure().catch(() => undefined)
+      const stored = visit.trustKey === undefined || !this.catalog.usable ? null : this.catalog.checkpointOf(id, info.ino)
+      const trust = stored !== null && stored.key === visit.trustKey ? stored : undefined
+      const scan = (options: ScanOptions): Promise<ScannedFile> =>
+        scanSessionFile(
+          reader,
+          path,
+          (event, trusted) => visit.event(event, trusted),
+          (header) => {
+            if (header.id !== id) throw corruptFile(path, -1, `the header names session ${header.id}`)
+            visit.header(header)
+          },
+          options,
+        )
+      let scanned: ScannedFile
+      try {
+        scanned = await scan({ hash: true, ...(trust ? { trust } : {}) })
+      } catch (error) {
+        if (!(error instanceof PrefixChanged)) throw error
+        this.log(`session ${id}: its file changed since it was last validated; validating it whole`)
+        scanned = await scan({ hash: true })
+      }
+      const hash = scanned.hash ?? (await hashPrefix(reader, scanned.validBytes))
       try {
         writer = await this.files.open(path, WRITE_FLAGS)
       } catch (error) {
@@ -282,11 +306,13 @@ export class JsonlStore implements Store {
         durableCount: scanned.eventCount,
         durableBytes: scanned.validBytes,
         needsNewline: scanned.missingFinalNewline,
+        hash,
+        trustKey: visit.trustKey,
       }
       writer = null
-      return new JsonlSessionWriter(this.files, start, (summary, file) => {
-        if (this.catalog.usable) this.catalog.setSummary(id, summary, file)
-        else void this.catalog.ensure().then(() => this.catalog.setSummary(id, summary, file), () => undefined)
+      return new JsonlSessionWriter(this.files, start, (summary, file, checkpoint) => {
+        if (this.catalog.usable) this.catalog.setSummary(id, summary, file, checkpoint)
+        else void this.catalog.ensure().then(() => this.catalog.setSummary(id, summary, file, checkpoint), () => undefined)
       })
     } finally {
       await reader.close()

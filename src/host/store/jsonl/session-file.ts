@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto'
 import { constants, type Stats } from 'node:fs'
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { eventProblem, headerProblem } from '../../../protocol/index.ts'
@@ -60,6 +61,25 @@ export async function openForReading(files: FileLayer, path: string): Promise<{ 
   return { handle, info }
 }
 
+/** A validated prefix of a session file: its first `bytes` bytes, holding `events` events, hash to `sha256` (hex). */
+export type Checkpoint = { bytes: number; events: number; sha256: string }
+
+/** How to scan: trusting a validated prefix, and keeping a running hash of what was read. */
+export type ScanOptions = {
+  /** Events of this prefix were validated before: they are not decoded again if the prefix's bytes are unchanged. */
+  trust?: Checkpoint
+  /** Keep a running SHA-256 of the bytes read (the writer continues it into the next checkpoint). */
+  hash?: boolean
+}
+
+/** Thrown when a trusted prefix's bytes changed: the scan must start over without trust. */
+export class PrefixChanged extends Error {
+  constructor(path: string) {
+    super(`the validated prefix of ${path} changed`)
+    this.name = 'PrefixChanged'
+  }
+}
+
 /** What scanning a session file found besides its events. */
 export type ScannedFile = {
   header: SessionHeader
@@ -70,6 +90,8 @@ export type ScannedFile = {
   validBytes: number
   /** True when the last complete line lacks its newline (the next append writes one first). */
   missingFinalNewline: boolean
+  /** SHA-256 of every byte read (with `hash`); it covers a torn tail too, so it is null when there was one. */
+  hash: Hash | null
 }
 
 function parseLine(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -88,14 +110,29 @@ function parseLine(text: string): { ok: true; value: unknown } | { ok: false } {
 export async function scanSessionFile(
   handle: FileHandleLike,
   path: string,
-  visit: (event: SessionEvent) => void,
+  visit: (event: SessionEvent, trusted: boolean) => void,
   onHeader?: (header: SessionHeader) => void,
+  options: ScanOptions = {},
 ): Promise<ScannedFile> {
   let header: SessionHeader | undefined
   let eventCount = 0
   let position = 0
   let carry: Buffer | null = null
+  const trust = options.trust
+  const hash = options.hash || trust ? createHash('sha256') : null
   const take = (line: Buffer): void => {
+    if (header !== undefined && trust !== undefined && eventCount < trust.events) {
+      // a validated prefix whose bytes hash as before (checked once the scan passes its end): parse only
+      let value: unknown
+      try {
+        value = JSON.parse(line.toString('utf8'))
+      } catch {
+        throw new PrefixChanged(path)
+      }
+      visit(value as SessionEvent, true)
+      eventCount++
+      return
+    }
     const parsed = parseLine(line.toString('utf8'))
     if (header === undefined) {
       if (!parsed.ok) throw corruptFile(path, -1, 'header line is not valid JSON')
@@ -109,12 +146,22 @@ export async function scanSessionFile(
     const problem = eventProblem(parsed.value, eventCount)
     if (problem !== null) throw corruptFile(path, eventCount, problem)
     eventCount++
-    visit(parsed.value as SessionEvent)
+    visit(parsed.value as SessionEvent, false)
+  }
+  const digest = (bytes: Buffer, at: number): void => {
+    if (hash === null) return
+    if (trust !== undefined && at < trust.bytes && at + bytes.length >= trust.bytes) {
+      const cut = trust.bytes - at
+      hash.update(bytes.subarray(0, cut))
+      if (hash.copy().digest('hex') !== trust.sha256) throw new PrefixChanged(path)
+      hash.update(bytes.subarray(cut))
+    } else hash.update(bytes)
   }
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
   for (;;) {
     const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position)
     if (bytesRead === 0) break
+    digest(chunk.subarray(0, bytesRead), position)
     position += bytesRead
     let start = 0
     for (;;) {
@@ -144,7 +191,22 @@ export async function scanSessionFile(
     }
   }
   if (header === undefined) throw corruptFile(path, -1, 'file has no header')
-  return { header, eventCount, tornBytes, validBytes: position - tornBytes, missingFinalNewline }
+  if (trust !== undefined && position < trust.bytes) throw new PrefixChanged(path)
+  return { header, eventCount, tornBytes, validBytes: position - tornBytes, missingFinalNewline, hash: tornBytes > 0 ? null : hash }
+}
+
+/** SHA-256 of a file's first `bytes` bytes (after a torn tail was cut, the scan's running hash covered too much). */
+export async function hashPrefix(handle: FileHandleLike, bytes: number): Promise<Hash> {
+  const hash = createHash('sha256')
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
+  let position = 0
+  while (position < bytes) {
+    const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK_BYTES, bytes - position), position)
+    if (bytesRead === 0) break
+    hash.update(chunk.subarray(0, bytesRead))
+    position += bytesRead
+  }
+  return hash
 }
 
 /** Reads only the header line of a session file (never its events); throws `not-found` or `corrupt`. */

@@ -1,7 +1,8 @@
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { storageUnavailable, type StoreError } from '../store-error.ts'
 import type { SessionWriter, StoredSummary } from '../store.ts'
-import { identityOf, type FileIdentity } from './catalog.ts'
+import type { Hash } from 'node:crypto'
+import { identityOf, type FileIdentity, type StoredCheckpoint } from './catalog.ts'
 import type { FileHandleLike, FileLayer } from './file-layer.ts'
 
 type Waiter = { target: number; resolve: () => void; reject: (error: StoreError) => void }
@@ -17,6 +18,10 @@ export type WriterStart = {
   durableCount: number
   durableBytes: number
   needsNewline: boolean
+  /** SHA-256 of the file's durable bytes so far, continued with every durable write (the validated prefix). */
+  hash: Hash
+  /** The validators' key the durable events were validated under. */
+  trustKey: string | undefined
 }
 
 /**
@@ -50,7 +55,7 @@ export class JsonlSessionWriter implements SessionWriter {
     private readonly files: FileLayer,
     start: WriterStart,
     /** Receives the summary of the durable events and the identity of the bytes it describes. */
-    private readonly publish: (summary: StoredSummary, file: FileIdentity) => void = () => undefined,
+    private readonly publish: (summary: StoredSummary, file: FileIdentity, checkpoint?: StoredCheckpoint) => void = () => undefined,
   ) {
     this.header = start.header
     this.path = start.path
@@ -61,6 +66,16 @@ export class JsonlSessionWriter implements SessionWriter {
     this.durableBytes = start.durableBytes
     this.needsNewline = start.needsNewline
     this.accepted = start.durableCount
+    this.hash = start.hash
+    this.trustKey = start.trustKey
+  }
+
+  private readonly hash: Hash
+  private readonly trustKey: string | undefined
+
+  private checkpoint(ino: number): StoredCheckpoint | undefined {
+    if (this.trustKey === undefined) return undefined
+    return { bytes: this.durableBytes, events: this.durable, sha256: this.hash.copy().digest('hex'), ino, key: this.trustKey }
   }
 
   get durableCount(): number {
@@ -158,12 +173,13 @@ export class JsonlSessionWriter implements SessionWriter {
         await this.handle.datasync()
         file = await this.checkIdentity()
         this.durableBytes += bytes.length
+        this.hash.update(bytes)
       } catch (error) {
         this.fail(error)
         return
       }
       this.durable += count
-      if (this.summary !== null && this.summary.count === this.durable) this.publish(this.summary.summary, file)
+      if (this.summary !== null && this.summary.count === this.durable) this.publish(this.summary.summary, file, this.checkpoint(file.ino))
       for (const listener of this.durableListeners) listener(this.durable)
       for (let i = this.waiters.length - 1; i >= 0; i--) {
         const waiter = this.waiters[i]
@@ -187,7 +203,8 @@ export class JsonlSessionWriter implements SessionWriter {
     const pending = this.summary
     if (pending === null || pending.count !== this.durable) return
     try {
-      this.publish(pending.summary, identityOf(await this.handle.stat()))
+      const file = identityOf(await this.handle.stat())
+      this.publish(pending.summary, file, this.checkpoint(file.ino))
     } catch {
       // a summary is derived data: the next durable append publishes it again
     }
