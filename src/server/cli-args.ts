@@ -11,6 +11,7 @@ export type ServeOptions = {
   token?: string
   publicHost?: string
   modelDelayMs?: number
+  modelTimeoutMs?: number
   maxConnections?: number
   maxOpenSessions?: number
   build: boolean
@@ -23,7 +24,7 @@ export type Command = { kind: 'serve'; options: ServeOptions } | { kind: 'check'
 export const USAGE = `usage:
   serve [--port N] [--host H] [--data-dir DIR] [--model offline|openai:<model>|script:<file>]
         [--refresh-interval-ms N] [--time-zone ZONE] [--token T] [--public-host NAME|ORIGIN]
-        [--model-delay-ms N] [--max-connections N] [--max-open-sessions N] [--no-build]
+        [--model-delay-ms N] [--model-timeout-ms N] [--max-connections N] [--max-open-sessions N] [--no-build]
   check <session.jsonl|dir>...`
 
 const SERVE_OPTIONS = {
@@ -36,6 +37,7 @@ const SERVE_OPTIONS = {
   token: { type: 'string' },
   'public-host': { type: 'string' },
   'model-delay-ms': { type: 'string' },
+  'model-timeout-ms': { type: 'string' },
   'max-connections': { type: 'string' },
   'max-open-sessions': { type: 'string' },
   'no-build': { type: 'boolean' },
@@ -88,6 +90,10 @@ function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, valu
       return
     case 'model-delay-ms':
       options.modelDelayMs = integer(rawName, text())
+      return
+    case 'model-timeout-ms':
+      options.modelTimeoutMs = integer(rawName, text())
+      if (options.modelTimeoutMs < 1) throw new Error('--model-timeout-ms must be at least 1')
       return
     case 'max-connections':
       options.maxConnections = integer(rawName, text())

@@ -30,6 +30,7 @@ async function main(): Promise<number> {
         dataDir: o.dataDir,
         model: o.model,
         ...(o.modelDelayMs === undefined ? {} : { modelDelayMs: o.modelDelayMs }),
+        ...(o.modelTimeoutMs === undefined ? {} : { modelTimeoutMs: o.modelTimeoutMs }),
         ...(o.refreshIntervalMs === undefined ? {} : { refreshIntervalMs: o.refreshIntervalMs }),
         ...(o.timeZone === undefined ? {} : { timeZone: o.timeZone }),
         maxOpenSessions: o.maxOpenSessions ?? openSessionCap(descriptorLimit(), DEFAULT_MAX_OPEN_SESSIONS),

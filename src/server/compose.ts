@@ -1,7 +1,7 @@
 import { Host, type RecoveryPolicy } from '../host/host.ts'
 import type { FileLayer, Store } from '../host/index.ts'
 import type { Model } from '../host/models/model.ts'
-import { OpenAiModel, openAiOptionsFromEnv } from '../host/models/openai.ts'
+import { DEFAULT_OPENAI_BASE_URL, OpenAiModel, openAiOptionsFromEnv } from '../host/models/openai.ts'
 import { ScriptFileModel } from '../host/models/script-file.ts'
 import { systemClock, type Clock, type Plugin, type SessionFold } from '../host/plugin-api.ts'
 import { createInvariantPlugin } from '../invariant/index.ts'
@@ -15,6 +15,10 @@ export type ComposeOptions = {
   /** `offline`, `openai:<model>` or `script:<file>`, or a model instance (tests). */
   model: string | Model
   modelDelayMs?: number
+  /** Time one step of the `openai` model may take (default 120 000 ms). */
+  modelTimeoutMs?: number
+  /** Where the `openai` model reads its endpoint and key (default: the process environment). */
+  modelEnv?: NodeJS.ProcessEnv
   refreshIntervalMs?: number
   timeZone?: string
   clock?: Clock
@@ -34,11 +38,22 @@ export type ComposeOptions = {
   idleCloseMs?: number
 }
 
-/** Builds a model from its command-line name (SPEC 10). */
-export async function createModel(spec: string, options: { delayMs?: number; clock?: Clock } = {}): Promise<Model> {
+/** How `createModel` builds a model: the offline model's delay, the clock, the `openai` model's timeout and environment. */
+export type CreateModelOptions = { delayMs?: number; clock?: Clock; timeoutMs?: number; env?: NodeJS.ProcessEnv }
+
+/** Builds a model from its command-line name (SPEC 10); the default DeepSeek endpoint needs a key. */
+export async function createModel(spec: string, options: CreateModelOptions = {}): Promise<Model> {
   if (spec === 'offline') return new OfflineModel(options.delayMs ?? 0, options.clock ?? systemClock)
   if (spec.startsWith('openai:') && spec.length > 'openai:'.length) {
-    return new OpenAiModel(openAiOptionsFromEnv(spec.slice('openai:'.length)))
+    const endpoint = openAiOptionsFromEnv(spec.slice('openai:'.length), options.env)
+    if (endpoint.baseUrl === DEFAULT_OPENAI_BASE_URL && endpoint.apiKey === undefined) {
+      throw new Error(`${spec} needs an API key: set DEEPSEEK_API_KEY (or MODEL_BASE_URL and MODEL_API_KEY for another endpoint)`)
+    }
+    return new OpenAiModel({
+      ...endpoint,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.clock ? { clock: options.clock } : {}),
+    })
   }
   if (spec.startsWith('script:') && spec.length > 'script:'.length) return ScriptFileModel.load(spec.slice('script:'.length))
   throw new Error(`unknown model ${JSON.stringify(spec)}: use offline, openai:<model> or script:<file>`)
@@ -59,7 +74,14 @@ export type Composition = { host: Host; schedules: ScheduleService }
 export async function compose(options: ComposeOptions): Promise<Composition> {
   const clock = options.clock ?? systemClock
   const model =
-    typeof options.model === 'string' ? await createModel(options.model, { delayMs: options.modelDelayMs, clock }) : options.model
+    typeof options.model === 'string'
+      ? await createModel(options.model, {
+          clock,
+          ...(options.modelDelayMs === undefined ? {} : { delayMs: options.modelDelayMs }),
+          ...(options.modelTimeoutMs === undefined ? {} : { timeoutMs: options.modelTimeoutMs }),
+          ...(options.modelEnv ? { env: options.modelEnv } : {}),
+        })
+      : options.model
   const schedule = createSchedulePlugin(options.timers ? { timers: options.timers } : {})
   const host = await Host.create({
     dataDir: options.dataDir,

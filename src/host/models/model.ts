@@ -1,5 +1,5 @@
 import type { ToolCall, Usage } from '../../protocol/index.ts'
-import type { JsonSchema } from '../plugin-api.ts'
+import { realTimers, type JsonSchema, type Timers } from '../plugin-api.ts'
 
 /** One message of a model request, rebuilt from the durable surface. */
 export type ModelMessage =
@@ -30,18 +30,18 @@ export interface Model {
 }
 
 /** Resolves after ms, or rejects with the signal's reason when aborted first. */
-export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+export function abortableDelay(ms: number, signal: AbortSignal, timers: Timers = realTimers): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason)
       return
     }
-    const timer = setTimeout(() => {
+    const timer = timers.set(() => {
       signal.removeEventListener('abort', onAbort)
       resolve()
     }, ms)
     const onAbort = (): void => {
-      clearTimeout(timer)
+      timers.clear(timer)
       reject(signal.reason)
     }
     signal.addEventListener('abort', onAbort, { once: true })

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
-import { abortableDelay, type Model, type ModelRequest, type ModelResponse } from './model.ts'
+import { abortableDelay, type DeltaListener, type Model, type ModelRequest, type ModelResponse } from './model.ts'
 
 const scriptSchema = z.array(
   z
@@ -8,6 +8,7 @@ const scriptSchema = z.array(
       text: z.string().optional(),
       toolCalls: z.array(z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()) }).strict()).optional(),
       delayMs: z.number().int().nonnegative().optional(),
+      streamDelayMs: z.number().int().positive().optional(),
     })
     .strict(),
 )
@@ -15,7 +16,16 @@ const scriptSchema = z.array(
 /** One scripted answer of a `script:<file>` model. */
 export type ScriptEntry = z.infer<typeof scriptSchema>[number]
 
-/** Replays a JSON array of answers, one per model request; empty text once exhausted (SPEC 10). */
+/** The pieces a streamed answer is sent in: one per word, each with the spaces after it. */
+export function streamPieces(text: string): string[] {
+  return text.match(/^\s*\S+\s*|\S+\s*/g) ?? (text === '' ? [] : [text])
+}
+
+/**
+ * Replays a JSON array of answers, one per model request; empty text once exhausted (SPEC 10).
+ * With `streamDelayMs` an answer's text streams word by word, one piece every N ms, and the
+ * answer lands N ms after its last piece.
+ */
 export class ScriptFileModel implements Model {
   readonly name: string
   private index = 0
@@ -35,11 +45,17 @@ export class ScriptFileModel implements Model {
     return new ScriptFileModel(parsed.data, `script:${path}`)
   }
 
-  async complete(_request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
+  async complete(_request: ModelRequest, signal: AbortSignal, onDelta: DeltaListener = () => undefined): Promise<ModelResponse> {
     const entry = this.entries[this.index]
     this.index++
     if (!entry) return { text: '', toolCalls: [] }
     if (entry.delayMs) await abortableDelay(entry.delayMs, signal)
+    if (entry.streamDelayMs !== undefined) {
+      for (const piece of streamPieces(entry.text ?? '')) {
+        onDelta(piece)
+        await abortableDelay(entry.streamDelayMs, signal)
+      }
+    }
     return {
       text: entry.text ?? '',
       toolCalls: (entry.toolCalls ?? []).map((call) => ({ name: call.name, arguments: JSON.stringify(call.arguments) })),
