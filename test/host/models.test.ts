@@ -1,42 +1,10 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { OpenAiModel, openAiOptionsFromEnv } from '../../src/host/models/openai.ts'
+import { describe, expect, it, vi } from 'vitest'
 import { ScriptFileModel } from '../../src/host/models/script-file.ts'
 import { ScriptedModel } from '../../src/host/models/scripted.ts'
 import type { ModelRequest } from '../../src/host/models/model.ts'
 import { tempDir } from '../support/temp-dir.ts'
-
-const servers: Server[] = []
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))))
-})
-
-async function body(req: IncomingMessage): Promise<string> {
-  let data = ''
-  for await (const chunk of req) data += String(chunk)
-  return data
-}
-
-async function fakeEndpoint(handler: (req: IncomingMessage, body: string) => { status: number; chunks: string[] }) {
-  const seen: { url: string; headers: IncomingMessage['headers']; body: unknown }[] = []
-  const server = createServer(async (req, res) => {
-    const text = await body(req)
-    seen.push({ url: req.url ?? '', headers: req.headers, body: JSON.parse(text) })
-    const { status, chunks } = handler(req, text)
-    res.writeHead(status, { 'content-type': status === 200 ? 'text/event-stream' : 'application/json' })
-    for (const chunk of chunks) {
-      res.write(chunk)
-      await new Promise((resolve) => setTimeout(resolve, 2))
-    }
-    res.end()
-  })
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen }
-}
 
 const request: ModelRequest = {
   system: 'sys',
@@ -47,66 +15,6 @@ const request: ModelRequest = {
   ],
   tools: [{ name: 'echo', description: 'Echo.', parameters: { type: 'object' } }],
 }
-
-describe('openai model', () => {
-  it('streams text and tool calls from an OpenAI-compatible endpoint', async () => {
-    const frame = (obj: unknown): string => `data: ${JSON.stringify(obj)}\n\n`
-    const endpoint = await fakeEndpoint(() => ({
-      status: 200,
-      chunks: [
-        frame({ choices: [{ delta: { content: 'Hel' } }] }),
-        frame({ choices: [{ delta: { content: 'lo' } }] }),
-        frame({ choices: [{ delta: { tool_calls: [{ index: 0, id: 'call_1', function: { name: 'sched', arguments: '{"a":' } }] } }] }),
-        frame({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '1}' } }] } }] }),
-        frame({ choices: [], usage: { prompt_tokens: 11, completion_tokens: 7 } }),
-        'data: [DONE]\n\n',
-      ],
-    }))
-    const model = new OpenAiModel({ model: 'deepseek-chat', baseUrl: endpoint.url, apiKey: 'k-123' })
-    const response = await model.complete(request, new AbortController().signal)
-    expect(response).toEqual({
-      text: 'Hello',
-      toolCalls: [{ callId: 'call_1', name: 'sched', arguments: '{"a":1}' }],
-      usage: { inputTokens: 11, outputTokens: 7 },
-    })
-    expect(model.name).toBe('openai:deepseek-chat')
-    expect(endpoint.seen[0].url).toBe('/v1/chat/completions')
-    expect(endpoint.seen[0].headers.authorization).toBe('Bearer k-123')
-    expect(endpoint.seen[0].body).toEqual({
-      model: 'deepseek-chat',
-      stream: true,
-      stream_options: { include_usage: true },
-      messages: [
-        { role: 'system', content: 'sys' },
-        { role: 'user', content: 'hello' },
-        { role: 'assistant', content: '', tool_calls: [{ id: 'c0', type: 'function', function: { name: 'echo', arguments: '{}' } }] },
-        { role: 'tool', tool_call_id: 'c0', content: 'result' },
-      ],
-      tools: [{ type: 'function', function: { name: 'echo', description: 'Echo.', parameters: { type: 'object' } } }],
-    })
-  })
-
-  it('reports a failing endpoint with its status and the provider message', async () => {
-    const endpoint = await fakeEndpoint(() => ({ status: 401, chunks: ['{"error":"bad key"}'] }))
-    const model = new OpenAiModel({ model: 'm', baseUrl: endpoint.url, apiKey: undefined })
-    await expect(model.complete(request, new AbortController().signal)).rejects.toThrow(
-      'model endpoint answered 401: bad key',
-    )
-  })
-
-  it('defaults to DeepSeek and reads the key from the environment', () => {
-    expect(openAiOptionsFromEnv('deepseek-chat', { DEEPSEEK_API_KEY: 'x' })).toEqual({
-      model: 'deepseek-chat',
-      baseUrl: 'https://api.deepseek.com',
-      apiKey: 'x',
-    })
-    expect(openAiOptionsFromEnv('gpt', { MODEL_BASE_URL: 'http://127.0.0.1:1/v1', MODEL_API_KEY: 'y' })).toEqual({
-      model: 'gpt',
-      baseUrl: 'http://127.0.0.1:1/v1',
-      apiKey: 'y',
-    })
-  })
-})
 
 describe('script and scripted models', () => {
   it('replays a script file in order and answers empty text once exhausted', async () => {

@@ -365,10 +365,18 @@ describe('openai model: cancel and timeout', () => {
 })
 
 describe('openai model: requests', () => {
-  it('sends the history without anything but the answer, with the key as a bearer token', async () => {
-    endpoint.reply(ok)
+  it('sends the history without anything but the answer, and the tools, with the key as a bearer token', async () => {
+    endpoint.reply({
+      stream: [
+        frame({ choices: [{ delta: { content: 'Hel' } }] }),
+        frame({ choices: [{ delta: { content: 'lo' } }] }),
+        frame({ choices: [], usage: { prompt_tokens: 11, completion_tokens: 7 } }),
+        DONE,
+      ],
+    })
     const { model } = makeModel()
-    await model.complete(
+    expect(model.name).toBe('openai:deepseek-chat')
+    const response = await model.complete(
       {
         system: 'sys',
         messages: [
@@ -376,10 +384,11 @@ describe('openai model: requests', () => {
           { role: 'assistant', text: 'Checking.', toolCalls: [{ callId: 'c0', name: 'echo', arguments: '{"x":' }] },
           { role: 'tool', callId: 'c0', text: 'tool arguments are not valid JSON: {"x":', isError: true },
         ],
-        tools: [],
+        tools: [{ name: 'echo', description: 'Echo.', parameters: { type: 'object' } }],
       },
       new AbortController().signal,
     )
+    expect(response).toEqual({ text: 'Hello', toolCalls: [], usage: { inputTokens: 11, outputTokens: 7 } })
     const seen = await endpoint.received(1)
     expect([seen.url, seen.headers.authorization, seen.headers.accept]).toEqual(['/v1/chat/completions', 'Bearer k-1', 'text/event-stream'])
     expect(seen.body).toEqual({
@@ -392,6 +401,7 @@ describe('openai model: requests', () => {
         { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'c0', type: 'function', function: { name: 'echo', arguments: '{"x":' } }] },
         { role: 'tool', tool_call_id: 'c0', content: 'tool arguments are not valid JSON: {"x":' },
       ],
+      tools: [{ type: 'function', function: { name: 'echo', description: 'Echo.', parameters: { type: 'object' } } }],
     })
   })
 
