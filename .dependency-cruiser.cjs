@@ -7,39 +7,6 @@ const ROOMS = ['protocol', 'host', 'plugin', 'invariant', 'schedule', 'server', 
 /** Folders inside a room that are rooms of their own: the rest of the room enters them through their index.ts. */
 const SUB_ROOMS = ['src/host/store']
 
-/**
- * TEMPORARY: imports that reach past a room's index.ts in files whose owners are reshaping them
- * right now. Each entry is one exact `from -> to` pair; nothing else is excused. Burn this list
- * down (switch the import to the room's index.ts, then delete the line); never add to it.
- */
-const TEMPORARY_DOOR_EXCEPTIONS = [
-  // schedule: protocol files and host/plugin-api.ts, host/ids.ts instead of the two index.ts files
-  ['src/schedule/owner.ts', 'src/host/ids.ts'],
-  ['src/schedule/owner.ts', 'src/host/plugin-api.ts'],
-  ['src/schedule/plugin.ts', 'src/host/plugin-api.ts'],
-  ['src/schedule/session-state.ts', 'src/host/plugin-api.ts'],
-  ['src/schedule/tools.ts', 'src/host/plugin-api.ts'],
-  ['src/schedule/writer.ts', 'src/host/plugin-api.ts'],
-  // server: host, schedule and protocol internals instead of their index.ts files
-  ['src/server/api-error.ts', 'src/protocol/wire.ts'],
-  ['src/server/app.ts', 'src/host/errors.ts'],
-  ['src/server/app.ts', 'src/host/host.ts'],
-  ['src/server/app.ts', 'src/protocol/events.ts'],
-  ['src/server/app.ts', 'src/protocol/time-zone.ts'],
-  ['src/server/app.ts', 'src/protocol/wire.ts'],
-  ['src/server/check.ts', 'src/host/errors.ts'],
-  ['src/server/check.ts', 'src/protocol/events.ts'],
-  ['src/server/compose.ts', 'src/host/host.ts'],
-  ['src/server/compose.ts', 'src/host/models/model.ts'],
-  ['src/server/compose.ts', 'src/host/models/openai.ts'],
-  ['src/server/compose.ts', 'src/host/models/script-file.ts'],
-  ['src/server/compose.ts', 'src/host/plugin-api.ts'],
-  ['src/server/offline-model.ts', 'src/host/models/model.ts'],
-  ['src/server/offline-model.ts', 'src/host/plugin-api.ts'],
-  ['src/server/serve.ts', 'src/host/host.ts'],
-  ['src/server/serve.ts', 'src/protocol/wire.ts'],
-  ['src/server/serve.ts', 'src/schedule/plugin.ts'],
-]
 
 const escape = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const exact = (path) => `^${escape(path)}$`
@@ -62,32 +29,17 @@ const arrows = [
   to: { path: `^src/(${forbidden.join('|')})/` },
 }))
 
-const exceptedFiles = [...new Set(TEMPORARY_DOOR_EXCEPTIONS.map(([from]) => from))]
 const DOOR = '^src/[^/]+/index\\.ts$'
 
-/** Imports from another room go through its index.ts; files with temporary exceptions get one rule each. */
+/** Imports from another room go through its index.ts. */
 const doors = [
   {
     name: 'front-door',
     comment: "imports from another folder of src/ go through that folder's index.ts",
     severity: 'error',
-    from: { path: '^src/([^/]+)/', pathNot: exceptedFiles.map(exact) },
+    from: { path: '^src/([^/]+)/' },
     to: { path: '^src/[^/]+/', pathNot: ['^src/$1/', DOOR] },
   },
-  ...exceptedFiles.map((file) => ({
-    name: 'front-door',
-    comment: `imports from another folder of src/ go through that folder's index.ts (temporary exceptions for ${file})`,
-    severity: 'error',
-    from: { path: exact(file) },
-    to: {
-      path: '^src/[^/]+/',
-      pathNot: [
-        `^src/${file.split('/')[1]}/`,
-        DOOR,
-        ...TEMPORARY_DOOR_EXCEPTIONS.filter(([from]) => from === file).map(([, to]) => exact(to)),
-      ],
-    },
-  })),
   ...SUB_ROOMS.map((room) => ({
     name: 'sub-room-door',
     comment: `the rest of its room enters ${room}/ through its index.ts`,

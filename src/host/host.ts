@@ -483,14 +483,18 @@ export class Host {
     return summary
   }
 
-  private async entryOf(id: string): Promise<{ header: SessionHeader; summary: StoredSummary }> {
-    let entry: SessionEntry
+  /** The store's entry of a session; a missing one is the host's session-not-found. */
+  private async readEntry(id: string): Promise<SessionEntry> {
     try {
-      entry = await this.store.readEntry(id)
+      return await this.store.readEntry(id)
     } catch (error) {
       if (isNotFound(error)) throw notFound(id)
       throw error
     }
+  }
+
+  private async entryOf(id: string): Promise<{ header: SessionHeader; summary: StoredSummary }> {
+    const entry = await this.readEntry(id)
     return { header: entry.header, summary: entry.summary ?? (await this.rebuildSummary(id)) }
   }
 
@@ -549,13 +553,7 @@ export class Host {
     if (slot?.state === 'opening') await slot.pending.catch(() => undefined)
     const again = this.feeds.get(id)
     if (again) return again
-    let entry: SessionEntry
-    try {
-      entry = await this.store.readEntry(id)
-    } catch (error) {
-      if (isNotFound(error)) throw notFound(id)
-      throw error
-    }
+    const entry = await this.readEntry(id)
     // a missing summary is not rebuilt for a reader: the last page says how many events there are
     const count = entry.summary?.eventCount ?? (await this.store.readEvents(id, { limit: 1 })).eventCount
     return this.feeds.get(id) ?? this.feedFor(entry.header, count)

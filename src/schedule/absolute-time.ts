@@ -1,3 +1,4 @@
+import { wallClockAt as wallClockOf } from '../protocol/index.ts'
 import {
   fail,
   invalidRule,
@@ -102,42 +103,10 @@ export function parseRfc3339(value: unknown): number | null {
   return wallTimeAsUtc({ ...date, ...time }) - offsetMs
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>()
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone)
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      era: 'short',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    })
-    formatters.set(timeZone, formatter)
-  }
-  return formatter
-}
-
-/** The wall-clock reading of an instant in an IANA zone (the zone must be valid). */
+/** The wall-clock reading of an instant in an IANA zone with its milliseconds (the zone must be valid). */
 export function wallClockAt(timeZone: string, ms: number): LocalDateTime {
   const wholeSecond = Math.floor(ms / 1000) * 1000
-  const fields: Record<string, string> = {}
-  for (const part of formatterFor(timeZone).formatToParts(wholeSecond)) fields[part.type] = part.value
-  const yearOfEra = Number(fields.year)
-  return {
-    year: fields.era === 'BC' ? 1 - yearOfEra : yearOfEra,
-    month: Number(fields.month),
-    day: Number(fields.day),
-    hour: Number(fields.hour),
-    minute: Number(fields.minute),
-    second: Number(fields.second),
-    millisecond: ms - wholeSecond,
-  }
+  return { ...wallClockOf(timeZone, wholeSecond), millisecond: ms - wholeSecond }
 }
 
 /** The UTC offset of an IANA zone at an instant, in milliseconds (whole seconds). */

@@ -1,6 +1,5 @@
 import type { SessionEvent, CatchUpPolicy, ScheduleRecord, ScheduleView } from '../protocol/index.ts'
-import { parseRrule } from '../protocol/index.ts'
-import { formatZonedTimestamp } from '../protocol/index.ts'
+import { parseRrule, formatZonedTimestamp } from '../protocol/index.ts'
 import { isInRange, parseLocalDate, toScheduledAt } from './absolute-time.ts'
 import { firstOccurrenceAfter, occurrencesAfter, occurrencesBetween, type CalendarSpec } from './calendar.ts'
 import { MAX_CATCH_UP, planCatchUp, type CatchUpPlan, type DueSeries } from './catch-up.ts'

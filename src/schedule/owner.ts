@@ -1,16 +1,15 @@
-import { realTimers, type Clock, type SessionView, type Timers } from '../host/plugin-api.ts'
-import { randomId } from '../host/ids.ts'
+import { realTimers, type Clock, type SessionView, type Timers, randomId } from '../host/index.ts'
 import { dispatchChange, scheduleChangeDraft } from './changes.ts'
 import { dueOccurrences, nextDueAt, type DueOccurrence } from './fold.ts'
 import { toScheduledAt } from './absolute-time.ts'
-import { followUpMessage, type FollowUpReminder } from '../protocol/index.ts'
+import { errorMessage, followUpMessage, type FollowUpReminder } from '../protocol/index.ts'
 import { sessionScheduleFold } from './session-state.ts'
 import type { ScheduleWriter } from './writer.ts'
 
 /** Longest single timer segment (setTimeout's limit). */
 export const MAX_TIMER_MS = 2 ** 31 - 1
 
-export { realTimers, type Timers } from '../host/plugin-api.ts'
+export { realTimers, type Timers } from '../host/index.ts'
 
 type Armed = { session: SessionView; handle: unknown; target: number }
 
@@ -89,7 +88,7 @@ export class ScheduleOwner {
       }
     } catch (error) {
       // a session whose store failed is reopened by the host, which logs the failure once and re-arms it
-      if (!session.closed) this.log(`session ${session.id}: reminder delivery failed: ${error instanceof Error ? error.message : String(error)}`)
+      if (!session.closed) this.log(`session ${session.id}: reminder delivery failed: ${errorMessage(error)}`)
     } finally {
       this.delivering.delete(session.id)
       this.arm(session)

@@ -1,4 +1,4 @@
-import type { Plugin, SessionView } from '../host/plugin-api.ts'
+import type { Plugin, SessionView } from '../host/index.ts'
 import type { ScheduleView } from '../protocol/index.ts'
 import type { ScheduleError } from './errors.ts'
 import { ScheduleOwner, realTimers, type Timers } from './owner.ts'

@@ -1,4 +1,4 @@
-import type { SessionFold } from '../host/plugin-api.ts'
+import type { SessionFold } from '../host/index.ts'
 import type { SessionEvent } from '../protocol/index.ts'
 import type { ScheduleError } from './errors.ts'
 import { applyScheduleEvent, emptyScheduleState, type ScheduleState } from './fold.ts'

@@ -1,4 +1,4 @@
-import type { SessionView, ToolDefinition } from '../host/plugin-api.ts'
+import type { SessionView, ToolDefinition } from '../host/index.ts'
 import type { ScheduleRecord, ScheduleView } from '../protocol/index.ts'
 import type { ScheduleWriter } from './writer.ts'
 import { createChange, decodeScheduleChange, deleteChange, scheduleChangeDraft, updateChange } from './changes.ts'

@@ -1,4 +1,4 @@
-import type { SessionView } from '../host/plugin-api.ts'
+import type { SessionView } from '../host/index.ts'
 
 /** Serializes Schedule's read-check-append sequences per session so concurrent changes never race. */
 export class ScheduleWriter {

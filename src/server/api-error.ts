@@ -1,17 +1,55 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { ApiErrorCode } from '../protocol/wire.ts'
+import { errorMessage, type ApiErrorCode } from '../protocol/index.ts'
+import { HostError, isStoreError } from '../host/index.ts'
+import { isScheduleError, type ScheduleError } from '../schedule/index.ts'
 
-/** An error the API answers with `{ error: { code, message, details? } }`. */
+/**
+ * The one table of HTTP statuses (SPEC 8): every error code always answers the same status. Schedule
+ * domain codes (SPEC 7.1) answer 422, but a reminder that is not there is 404, a Schedule history
+ * that cannot be read is the session's corruption, and an unknown outcome of a write is storage's.
+ */
+export const API_ERROR_STATUS: Readonly<Record<ApiErrorCode, ContentfulStatusCode>> = {
+  'bad-request': 400,
+  'invalid-time-zone': 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'session-not-found': 404,
+  'not-found': 404,
+  schedule_not_found: 404,
+  'request-timeout': 408,
+  'session-conflict': 409,
+  'session-corrupt': 409,
+  'session-busy': 409,
+  'payload-too-large': 413,
+  'unsupported-media-type': 415,
+  invalid_prompt: 422,
+  invalid_selector: 422,
+  invalid_rule: 422,
+  invalid_time_zone: 422,
+  timezone_confirmation_required: 422,
+  not_future: 422,
+  time_out_of_range: 422,
+  frequency_too_high: 422,
+  corrupt_schedule_log: 409,
+  persistence_uncertain: 503,
+  internal_error: 500,
+  internal: 500,
+  'storage-unavailable': 503,
+}
+
+/** An error the API answers with `{ error: { code, message, details? } }` and the status of its code. */
 export class ApiError extends Error {
+  readonly status: ContentfulStatusCode
+
   constructor(
-    readonly status: ContentfulStatusCode,
     readonly code: ApiErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
     super(message)
     this.name = 'ApiError'
+    this.status = API_ERROR_STATUS[code]
   }
 }
 
@@ -21,4 +59,46 @@ export function errorResponse(c: Context, error: ApiError): Response {
     { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } },
     error.status,
   )
+}
+
+function retryAfterSeconds(ms: unknown): number {
+  return Math.max(1, Math.ceil((typeof ms === 'number' ? ms : 1000) / 1000))
+}
+
+/** The API error of a Schedule domain error (SPEC 8: its own code; a corrupt history is the session's corruption). */
+export function scheduleApiError(error: ScheduleError): ApiError {
+  const details = { ...error.details } as Record<string, unknown>
+  if (error.code === 'corrupt_schedule_log') return new ApiError('session-corrupt', error.message, { seq: details.seq ?? -1, reason: error.message })
+  if (error.code === 'persistence_uncertain') return new ApiError('storage-unavailable', error.message, { ...details, retryAfterSeconds: 1 })
+  return new ApiError(error.code, error.message, details)
+}
+
+/** The API error of anything a route threw: store, host and Schedule errors by their codes; anything else is a bug (500). */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error
+  if (isStoreError(error)) {
+    switch (error.code) {
+      case 'unavailable':
+        return new ApiError('storage-unavailable', error.message, { retryAfterSeconds: retryAfterSeconds(error.details?.retryAfterMs) })
+      case 'corrupt':
+        return new ApiError('session-corrupt', `session cannot be opened: ${error.message}`, {
+          seq: error.details?.seq ?? -1,
+          reason: error.details?.reason ?? error.message,
+        })
+      case 'not-found':
+        return new ApiError('session-not-found', error.message)
+      case 'conflict':
+        return new ApiError('session-conflict', error.message, error.details)
+      default: {
+        const never: never = error.code
+        return new ApiError('internal', String(never))
+      }
+    }
+  }
+  if (error instanceof HostError) return new ApiError(error.code, error.message, error.details)
+  if (isScheduleError(error)) return scheduleApiError(error)
+  if ((error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET') {
+    return new ApiError('bad-request', 'the request body was cut off before it ended')
+  }
+  return new ApiError('internal', errorMessage(error))
 }

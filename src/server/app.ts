@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono'
 import type { ZodType } from 'zod'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
-import { canonicalTimeZone, errorMessage, utcOffsetMinutes } from '../protocol/index.ts'
+import { canonicalTimeZone, utcOffsetMinutes } from '../protocol/index.ts'
 import {
   createSessionBody,
   MAX_BODY_BYTES,
@@ -11,33 +11,18 @@ import {
   sendMessageBody,
   snoozeBody,
 } from '../protocol/index.ts'
-import { HostError, isStoreError, randomId, type Host } from '../host/index.ts'
-import { ApiError, errorResponse } from './api-error.ts'
+import { randomId, type Host } from '../host/index.ts'
+import { ApiError, errorResponse, scheduleApiError, toApiError } from './api-error.ts'
 import { jsonBodiesOnly, requireJsonBody } from './json-body.ts'
 import { serveSse } from './sse.ts'
 import { pumpNotices, pumpSession, watchNotices } from './streams.ts'
 import { summarize } from './summary.ts'
 import { security, type SecurityOptions } from './security.ts'
 import { noStore, securityHeaders } from './security-headers.ts'
-import { createArgsSchema, isScheduleError, updateArgsSchema, type ScheduleError, type ScheduleService, type ServiceResult } from '../schedule/index.ts'
+import { createArgsSchema, updateArgsSchema, type ScheduleService, type ServiceResult } from '../schedule/index.ts'
 
 const updateBody = updateArgsSchema.omit({ id: true })
 const SHAPE_ISSUES = new Set<string>(['invalid_type', 'unrecognized_keys', 'invalid_union'])
-
-/** The API error of a Schedule domain error on the reminder routes (SPEC 8: 422, except a missing reminder or a log that cannot be read). */
-export function scheduleApiError(error: ScheduleError): ApiError {
-  const details = { ...error.details } as Record<string, unknown>
-  switch (error.code) {
-    case 'schedule_not_found':
-      return new ApiError(404, error.code, error.message, details)
-    case 'corrupt_schedule_log':
-      return new ApiError(409, 'session-corrupt', error.message, { seq: details.seq, reason: error.message })
-    case 'persistence_uncertain':
-      return new ApiError(503, error.code, error.message, details)
-    default:
-      return new ApiError(422, error.code, error.message, details)
-  }
-}
 
 /** What the HTTP app is built from. */
 export type AppDeps = {
@@ -60,7 +45,7 @@ function intParam(c: Context, name: string, bounds: { min: number; max: number; 
   const raw = c.req.query(name)
   if (raw === undefined) return bounds.fallback
   if (!/^\d{1,6}$/.test(raw) || Number(raw) < bounds.min || Number(raw) > bounds.max) {
-    throw new ApiError(400, 'bad-request', `${name} must be an integer from ${bounds.min} to ${bounds.max}`)
+    throw new ApiError('bad-request', `${name} must be an integer from ${bounds.min} to ${bounds.max}`)
   }
   return Number(raw)
 }
@@ -68,7 +53,7 @@ function intParam(c: Context, name: string, bounds: { min: number; max: number; 
 function seqParam(c: Context, name: string, min: number): number | undefined {
   const raw = c.req.query(name)
   if (raw === undefined) return undefined
-  if (!/^-?\d{1,15}$/.test(raw) || Number(raw) < min) throw new ApiError(400, 'bad-request', `${name} must be an integer seq of at least ${min}`)
+  if (!/^-?\d{1,15}$/.test(raw) || Number(raw) < min) throw new ApiError('bad-request', `${name} must be an integer seq of at least ${min}`)
   return Number(raw)
 }
 
@@ -78,14 +63,14 @@ async function readJson(c: Context): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown
   } catch {
-    throw new ApiError(400, 'bad-request', 'request body is not valid JSON')
+    throw new ApiError('bad-request', 'request body is not valid JSON')
   }
 }
 
 function zoneOrThrow(value: unknown, field: 'timeZone' | 'clientTimeZone'): string {
   const zone = canonicalTimeZone(value)
   if (zone === null) {
-    throw new ApiError(400, 'invalid-time-zone', `${field} must be a valid IANA time zone`, {
+    throw new ApiError('invalid-time-zone', `${field} must be a valid IANA time zone`, {
       field,
       value: value === undefined ? null : value,
     })
@@ -95,57 +80,8 @@ function zoneOrThrow(value: unknown, field: 'timeZone' | 'clientTimeZone'): stri
 
 function sessionIdParam(c: Context): string {
   const id = c.req.param('id') ?? ''
-  if (!SESSION_ID_PATTERN.test(id)) throw new ApiError(404, 'session-not-found', `session ${JSON.stringify(id)} does not exist`)
+  if (!SESSION_ID_PATTERN.test(id)) throw new ApiError('session-not-found', `session ${JSON.stringify(id)} does not exist`)
   return id
-}
-
-function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error
-  if (isStoreError(error)) {
-    switch (error.code) {
-      case 'unavailable': {
-        const retryAfterMs = typeof error.details?.retryAfterMs === 'number' ? error.details.retryAfterMs : 1000
-        return new ApiError(503, 'storage-unavailable', error.message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) })
-      }
-      case 'corrupt':
-        return new ApiError(409, 'session-corrupt', `session cannot be opened: ${error.message}`, {
-          seq: error.details?.seq ?? -1,
-          reason: error.details?.reason ?? error.message,
-        })
-      case 'not-found':
-        return new ApiError(404, 'session-not-found', error.message)
-      case 'conflict':
-        return new ApiError(409, 'session-conflict', error.message, error.details)
-      default: {
-        const never: never = error.code
-        return new ApiError(500, 'internal', String(never))
-      }
-    }
-  }
-  if (error instanceof HostError) {
-    switch (error.code) {
-      case 'session-not-found':
-        return new ApiError(404, 'session-not-found', error.message, error.details)
-      case 'session-conflict':
-        return new ApiError(409, 'session-conflict', error.message, error.details)
-      case 'session-busy':
-        return new ApiError(409, 'session-busy', error.message)
-      default: {
-        const never: never = error.code
-        return new ApiError(500, 'internal', String(never))
-      }
-    }
-  }
-  if (isScheduleError(error)) {
-    if (error.code === 'persistence_uncertain') {
-      return new ApiError(503, 'storage-unavailable', error.message, { retryAfterSeconds: 1 })
-    }
-    return new ApiError(409, 'session-corrupt', error.message, { seq: -1, reason: error.message })
-  }
-  if ((error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET') {
-    return new ApiError(400, 'bad-request', 'the request body was cut off before it ended')
-  }
-  return new ApiError(500, 'internal', errorMessage(error))
 }
 
 function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
@@ -177,7 +113,7 @@ export function createApp(deps: AppDeps): Hono {
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: (c) =>
-        errorResponse(c, new ApiError(413, 'payload-too-large', `request body exceeds ${MAX_BODY_BYTES} bytes`)),
+        errorResponse(c, new ApiError('payload-too-large', `request body exceeds ${MAX_BODY_BYTES} bytes`)),
     }),
   )
 
@@ -186,7 +122,7 @@ export function createApp(deps: AppDeps): Hono {
   app.post('/api/sessions', async (c) => {
     const parsed = createSessionBody.strict().safeParse(await readJson(c))
     if (!parsed.success) {
-      throw new ApiError(400, 'bad-request', firstIssue(parsed.error))
+      throw new ApiError('bad-request', firstIssue(parsed.error))
     }
     const timeZone = zoneOrThrow(parsed.data.timeZone, 'timeZone')
     const { session, created } = await host.createSession({ id: parsed.data.sessionId, timeZone })
@@ -196,7 +132,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/api/sessions', async (c) => {
     const limit = intParam(c, 'limit', { min: 1, max: MAX_SESSION_PAGE, fallback: DEFAULT_SESSION_PAGE })
     const before = c.req.query('before')
-    if (before !== undefined && !SESSION_CURSOR_PATTERN.test(before)) throw new ApiError(400, 'bad-request', 'before must be a cursor from nextCursor')
+    if (before !== undefined && !SESSION_CURSOR_PATTERN.test(before)) throw new ApiError('bad-request', 'before must be a cursor from nextCursor')
     const page = await host.listSessions({ limit, ...(before === undefined ? {} : { before }) })
     return c.json({ sessions: page.sessions.map(summarize), nextCursor: page.nextCursor })
   })
@@ -208,7 +144,7 @@ export function createApp(deps: AppDeps): Hono {
   app.patch('/api/sessions/:id', async (c) => {
     const id = sessionIdParam(c)
     const parsed = renameSessionBody.strict().safeParse(await readJson(c))
-    if (!parsed.success) throw new ApiError(400, 'bad-request', firstIssue(parsed.error))
+    if (!parsed.success) throw new ApiError('bad-request', firstIssue(parsed.error))
     await host.rename(id, parsed.data.title)
     return c.json({ session: summarize(await host.describe(id)) })
   })
@@ -218,7 +154,7 @@ export function createApp(deps: AppDeps): Hono {
     const limit = intParam(c, 'limit', { min: 1, max: MAX_EVENT_PAGE, fallback: DEFAULT_EVENT_PAGE })
     const after = seqParam(c, 'after', -1)
     const before = seqParam(c, 'before', 0)
-    if (after !== undefined && before !== undefined) throw new ApiError(400, 'bad-request', 'give after or before, not both')
+    if (after !== undefined && before !== undefined) throw new ApiError('bad-request', 'give after or before, not both')
     const range = { limit, ...(after === undefined ? {} : { after }), ...(before === undefined ? {} : { before }) }
     const { header, page } = await host.readEvents(id, range)
     return c.json({
@@ -235,7 +171,7 @@ export function createApp(deps: AppDeps): Hono {
     const lastId = c.req.header('last-event-id') ?? c.req.query('after')
     let cursor: number | null = null
     if (lastId !== undefined && lastId !== '') {
-      if (!/^-?\d{1,15}$/.test(lastId)) throw new ApiError(400, 'bad-request', 'Last-Event-ID must be an integer seq')
+      if (!/^-?\d{1,15}$/.test(lastId)) throw new ApiError('bad-request', 'Last-Event-ID must be an integer seq')
       cursor = Math.max(-1, Number(lastId))
     }
     const feed = await host.feed(id)
@@ -249,7 +185,7 @@ export function createApp(deps: AppDeps): Hono {
     const lastId = c.req.header('last-event-id') ?? c.req.query('after')
     let cursor = notices.last
     if (lastId !== undefined && lastId !== '') {
-      if (!/^\d{1,15}$/.test(lastId)) throw new ApiError(400, 'bad-request', 'Last-Event-ID must be a notice cursor')
+      if (!/^\d{1,15}$/.test(lastId)) throw new ApiError('bad-request', 'Last-Event-ID must be a notice cursor')
       cursor = Math.min(Number(lastId), notices.last)
     }
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' })
@@ -263,7 +199,7 @@ export function createApp(deps: AppDeps): Hono {
     const timeZones: Record<string, number> = {}
     for (const value of zones.slice(0, 16)) {
       const zone = canonicalTimeZone(value)
-      if (zone === null) throw new ApiError(400, 'invalid-time-zone', 'zone must be a valid IANA time zone', { field: 'zone', value })
+      if (zone === null) throw new ApiError('invalid-time-zone', 'zone must be a valid IANA time zone', { field: 'zone', value })
       timeZones[value] = utcOffsetMinutes(zone, now)
     }
     return c.json({ now, timeZones })
@@ -272,7 +208,7 @@ export function createApp(deps: AppDeps): Hono {
   app.post('/api/sessions/:id/messages', async (c) => {
     const id = sessionIdParam(c)
     const parsed = sendMessageBody.strict().safeParse(await readJson(c))
-    if (!parsed.success) throw new ApiError(400, 'bad-request', firstIssue(parsed.error))
+    if (!parsed.success) throw new ApiError('bad-request', firstIssue(parsed.error))
     const clientTimeZone = zoneOrThrow(parsed.data.clientTimeZone, 'clientTimeZone')
     if (parsed.data.text.trim() === '/compact') {
       const { messageId } = await host.compact(id)
@@ -293,7 +229,7 @@ export function createApp(deps: AppDeps): Hono {
   })
 
   const schedules = (): ScheduleService => {
-    if (!deps.schedules) throw new ApiError(404, 'not-found', 'reminders are not available on this server')
+    if (!deps.schedules) throw new ApiError('not-found', 'reminders are not available on this server')
     return deps.schedules
   }
   const scheduleAnswer = (c: Context, result: ServiceResult, status: 200 | 201): Response => {
@@ -306,7 +242,7 @@ export function createApp(deps: AppDeps): Hono {
     const parsed = schema.safeParse(body)
     if (parsed.success) return body as Record<string, unknown>
     const shape = parsed.error.issues.filter((issue) => !domainRanges || SHAPE_ISSUES.has(issue.code))
-    if (shape.length > 0) throw new ApiError(400, 'bad-request', firstIssue({ issues: shape }))
+    if (shape.length > 0) throw new ApiError('bad-request', firstIssue({ issues: shape }))
     return body as Record<string, unknown>
   }
 
@@ -338,7 +274,7 @@ export function createApp(deps: AppDeps): Hono {
     )
   })
 
-  app.all('/api/*', (c) => errorResponse(c, new ApiError(404, 'not-found', `no route ${c.req.method} ${c.req.path}`)))
+  app.all('/api/*', (c) => errorResponse(c, new ApiError('not-found', `no route ${c.req.method} ${c.req.path}`)))
 
   if (deps.staticHandler) {
     const handler = deps.staticHandler

@@ -1,3 +1,4 @@
+import { errorMessage } from '../protocol/index.ts'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 import { parseArgs, USAGE } from './cli-args.ts'
@@ -66,7 +67,7 @@ main().then(
     if (code >= 0) process.exitCode = code
   },
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error))
+    console.error(errorMessage(error))
     process.exitCode = 2
   },
 )

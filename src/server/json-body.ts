@@ -9,7 +9,6 @@ export function isJsonMediaType(value: string | undefined): boolean {
 /** The 415 answer to a body that is not declared as JSON (SPEC 8, 12.3). */
 function unsupportedMediaType(contentType: string | undefined): ApiError {
   return new ApiError(
-    415,
     'unsupported-media-type',
     contentType === undefined
       ? 'request body must be sent with Content-Type: application/json'

@@ -1,6 +1,5 @@
 import type { ReadingFields } from '../protocol/index.ts'
-import { canonicalTimeZone } from '../protocol/index.ts'
-import { parseZonedTimestamp } from '../protocol/index.ts'
+import { canonicalTimeZone, parseZonedTimestamp } from '../protocol/index.ts'
 
 /** What the offline model reads out of a person's text (SPEC 10). */
 export type Intent =

@@ -1,8 +1,6 @@
-import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from '../host/models/model.ts'
-import { abortableDelay } from '../host/models/model.ts'
+import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, Clock } from '../host/index.ts'
+import { abortableDelay, systemClock } from '../host/index.ts'
 import { parseReadingText, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, zonePlace } from '../protocol/index.ts'
-import type { Clock } from '../host/plugin-api.ts'
-import { systemClock } from '../host/plugin-api.ts'
 import { localTimeWords } from './local-words.ts'
 import { parseIntent } from './offline-intent.ts'
 

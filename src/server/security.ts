@@ -19,7 +19,7 @@ function requestAuthority(c: Context): string {
 
 /** The 403 answer to an authority that does not name this server. */
 function forbiddenHost(authority: string): ApiError {
-  return new ApiError(403, 'forbidden', `host ${JSON.stringify(authority)} is not allowed`)
+  return new ApiError('forbidden', `host ${JSON.stringify(authority)} is not allowed`)
 }
 
 /**
@@ -43,11 +43,11 @@ export function security(options: SecurityOptions): MiddlewareHandler {
     const fetchSite = c.req.header('sec-fetch-site')
     const api = c.req.path === '/api' || c.req.path.startsWith('/api/')
     if (fetchSite !== undefined && !SAME_SITE_VALUES.has(fetchSite) && (writes || api)) {
-      return errorResponse(c, new ApiError(403, 'forbidden', `Sec-Fetch-Site ${JSON.stringify(fetchSite)} is not allowed`))
+      return errorResponse(c, new ApiError('forbidden', `Sec-Fetch-Site ${JSON.stringify(fetchSite)} is not allowed`))
     }
     const origin = c.req.header('origin')
     if (writes && origin !== undefined && origin !== site.ownOrigin) {
-      return errorResponse(c, new ApiError(403, 'forbidden', `origin ${JSON.stringify(origin)} is not allowed`))
+      return errorResponse(c, new ApiError('forbidden', `origin ${JSON.stringify(origin)} is not allowed`))
     }
     if (token !== null) return token(c, next)
     await next()
