@@ -9,6 +9,9 @@ import type { ScheduleWriter } from './writer.ts'
 /** Longest single timer segment (setTimeout's limit). */
 export const MAX_TIMER_MS = 2 ** 31 - 1
 
+/** Longest wait between two looks at the wall clock, so a jump (forward or back) is noticed within it (SPEC 12.2). */
+export const CLOCK_CHECK_MS = 30_000
+
 export { realTimers, type Timers } from '../host/index.ts'
 
 type Armed = { session: SessionView; handle: unknown; target: number }
@@ -43,7 +46,7 @@ export class ScheduleOwner {
       void this.deliver(session)
       return
     }
-    const handle = this.timers.set(() => this.wake(session, target), Math.min(wait, MAX_TIMER_MS))
+    const handle = this.timers.set(() => this.wake(session, target), Math.min(wait, CLOCK_CHECK_MS, MAX_TIMER_MS))
     this.armed.set(session.id, { session, handle, target })
   }
 

@@ -8,6 +8,7 @@ describe('src/schedule public surface', () => {
         'MAX_CATCH_UP',
         'MAX_INSTANT_MS',
         'MAX_TIMER_MS',
+        'CLOCK_CHECK_MS',
         'MIN_EVERY_SECONDS',
         'MIN_INSTANT_MS',
         'NO_HISTORY',
