@@ -1,0 +1,63 @@
+import { wallClockAt } from '../../../protocol/index.ts'
+import { clockOptions, dateTimeFormat } from './formatters.ts'
+
+const DAY_MS = 86_400_000
+const relative = new Map<string, Intl.RelativeTimeFormat>()
+
+function relativeFormat(locale: string): Intl.RelativeTimeFormat {
+  let format = relative.get(locale)
+  if (format === undefined) {
+    format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })
+    relative.set(locale, format)
+  }
+  return format
+}
+
+function civilDay(zone: string, instantMs: number): number {
+  const wall = wallClockAt(zone, instantMs)
+  const date = new Date(Date.UTC(2000, wall.month - 1, wall.day))
+  date.setUTCFullYear(wall.year)
+  return Math.round(date.getTime() / DAY_MS)
+}
+
+/** Calendar days from `nowMs`'s date to `instantMs`'s date on the wall clock of `zone` (0 today, 1 tomorrow, −1 yesterday). */
+export function dayOffset(instantMs: number, nowMs: number, zone: string): number {
+  return civilDay(zone, instantMs) - civilDay(zone, nowMs)
+}
+
+/** The time of day in the locale's own clock: `18:30` (de-DE, en-GB), `6:30 PM` (en-US). */
+export function formatClock(instantMs: number, zone: string, locale: string): string {
+  return dateTimeFormat(locale, zone, 'clock', clockOptions(locale)).format(instantMs)
+}
+
+/** The day of an instant in words within a week of now (`today`, `tomorrow`, `Monday`), else a short date; null for a date beyond a week. */
+export function dayWord(instantMs: number, nowMs: number, zone: string, locale: string): string | null {
+  const days = dayOffset(instantMs, nowMs, zone)
+  if (days >= -1 && days <= 1) return relativeFormat(locale).format(days, 'day')
+  if (days >= -6 && days <= 6) return dateTimeFormat(locale, zone, 'weekday', { weekday: 'long' }).format(instantMs)
+  return null
+}
+
+/**
+ * When something happens, as a person reads it in a zone: `today 18:30`, `tomorrow 9:30 AM`, `Monday 08:00`
+ * within a week, else `Wed, Dec 2, 6:30 PM` this year and `Dec 2, 2027, 6:30 PM` in another.
+ */
+export function formatWhen(instantMs: number, zone: string, locale: string, nowMs: number): string {
+  const word = dayWord(instantMs, nowMs, zone, locale)
+  if (word !== null) return `${word} ${formatClock(instantMs, zone, locale)}`
+  const sameYear = wallClockAt(zone, instantMs).year === wallClockAt(zone, nowMs).year
+  const options: Intl.DateTimeFormatOptions = sameYear
+    ? { weekday: 'short', day: 'numeric', month: 'short', ...clockOptions(locale) }
+    : { day: 'numeric', month: 'short', year: 'numeric', ...clockOptions(locale) }
+  return dateTimeFormat(locale, zone, sameYear ? 'date-time' : 'date-time-year', options).format(instantMs)
+}
+
+/** A timestamp for the conversation: the clock alone today, else with its day (`yesterday 18:30`, `Mon, Dec 1, 6:30 PM`). */
+export function formatStamp(instantMs: number, zone: string, locale: string, nowMs: number): string {
+  return dayOffset(instantMs, nowMs, zone) === 0 ? formatClock(instantMs, zone, locale) : formatWhen(instantMs, zone, locale, nowMs)
+}
+
+/** The full date and time with seconds and zone, for hover and expanded views. */
+export function formatFull(instantMs: number, zone: string, locale: string): string {
+  return dateTimeFormat(locale, zone, 'full', { dateStyle: 'full', timeStyle: 'long' }).format(instantMs)
+}

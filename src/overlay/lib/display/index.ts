@@ -1,0 +1,6 @@
+export * from './countdown.ts'
+export * from './day-time.ts'
+export * from './duration-words.ts'
+export * from './formatters.ts'
+export * from './offset.ts'
+export * from './place.ts'

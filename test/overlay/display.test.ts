@@ -1,0 +1,166 @@
+import { fromZonedTime } from 'date-fns-tz'
+import { describe, expect, it } from 'vitest'
+import {
+  coarseCountdown,
+  dayOffset,
+  durationWords,
+  everyWords,
+  formatClock,
+  formatOffset,
+  formatStamp,
+  formatWhen,
+  msUntilCountdownChanges,
+  offsetMinutes,
+  todaysZoneName,
+  usesTwelveHourClock,
+  zoneDetail,
+  zonePlace,
+} from '../../src/overlay/lib/display/index.ts'
+
+const ZONES = ['Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Eucla', 'Pacific/Chatham', 'America/St_Johns', 'America/New_York', 'UTC']
+const NOW_WALL = '2026-12-01T10:00:00'
+const WALLS = ['2026-12-01T18:30:00', '2026-12-02T07:45:00', '2026-11-30T22:10:00', '2026-12-07T08:00:00', '2026-12-20T09:05:00', '2027-01-15T21:00:00']
+
+/** What a person in each locale reads for WALLS, seen on 1 Dec 2026 at 10:00 on the same wall clock, whatever the zone. */
+const EXPECTED: Record<string, string[]> = {
+  'en-US': ['today 6:30 PM', 'tomorrow 7:45 AM', 'yesterday 10:10 PM', 'Monday 8:00 AM', 'Sun, Dec 20, 9:05 AM', 'Jan 15, 2027, 9:00 PM'],
+  'en-GB': ['today 18:30', 'tomorrow 07:45', 'yesterday 22:10', 'Monday 08:00', 'Sun 20 Dec, 09:05', '15 Jan 2027, 21:00'],
+  'de-DE': ['heute 18:30', 'morgen 07:45', 'gestern 22:10', 'Montag 08:00', 'So., 20. Dez., 09:05', '15. Jan. 2027, 21:00'],
+  'fr-FR': ['aujourd’hui 18:30', 'demain 07:45', 'hier 22:10', 'lundi 08:00', 'dim. 20 déc., 09:05', '15 janv. 2027, 21:00'],
+  'zh-CN': ['今天 18:30', '明天 07:45', '昨天 22:10', '星期一 08:00', '12月20日周日 09:05', '2027年1月15日 21:00'],
+  'ja-JP': ['今日 18:30', '明日 07:45', '昨日 22:10', '月曜日 08:00', '12月20日(日) 09:05', '2027年1月15日 21:00'],
+  'hi-IN': ['आज 6:30 pm', 'कल 7:45 am', 'कल 10:10 pm', 'सोमवार 8:00 am', 'रवि, 20 दिस॰, 9:05 am', '15 जन॰ 2027, 9:00 pm'],
+}
+
+const at = (wall: string, zone: string): number => fromZonedTime(wall, zone).getTime()
+
+describe('formatWhen', () => {
+  for (const [locale, expected] of Object.entries(EXPECTED)) {
+    for (const zone of ZONES) {
+      it(`reads ${locale} day words and clock in ${zone}`, () => {
+        const now = at(NOW_WALL, zone)
+        expect(WALLS.map((wall) => formatWhen(at(wall, zone), zone, locale, now))).toEqual(expected)
+      })
+    }
+  }
+
+  it('counts days on the wall clock of the zone shown, not of the instant in UTC', () => {
+    const now = Date.parse('2026-12-01T10:00:00Z')
+    const instant = Date.parse('2026-12-01T11:30:00Z')
+    expect(formatWhen(instant, 'Pacific/Chatham', 'en-GB', now)).toBe('tomorrow 01:15')
+    expect(formatWhen(instant, 'America/New_York', 'en-GB', now)).toBe('today 06:30')
+    expect(formatWhen(Date.parse('2026-12-01T11:00:00Z'), 'Pacific/Chatham', 'en-GB', Date.parse('2026-12-01T10:00:00Z'))).toBe('tomorrow 00:45')
+    expect(dayOffset(Date.parse('2026-12-01T11:00:00Z'), Date.parse('2026-12-01T10:00:00Z'), 'Pacific/Chatham')).toBe(1)
+    expect(dayOffset(Date.parse('2026-12-01T11:00:00Z'), Date.parse('2026-12-01T10:00:00Z'), 'UTC')).toBe(0)
+  })
+
+  it('names the weekday up to six days either way and a date from the seventh', () => {
+    const zone = 'Asia/Kathmandu'
+    const now = at('2026-12-01T10:00:00', zone)
+    expect(formatWhen(at('2026-12-03T10:00:00', zone), zone, 'en-GB', now)).toBe('Thursday 10:00')
+    expect(formatWhen(at('2026-11-25T10:00:00', zone), zone, 'en-GB', now)).toBe('Wednesday 10:00')
+    expect(formatWhen(at('2026-11-24T10:00:00', zone), zone, 'en-GB', now)).toBe('Tue 24 Nov, 10:00')
+    expect(formatWhen(at('2026-12-08T10:00:00', zone), zone, 'en-GB', now)).toBe('Tue 8 Dec, 10:00')
+  })
+
+  it('keeps the day right across a DST change', () => {
+    const zone = 'America/New_York'
+    const now = at('2026-03-07T23:30:00', zone)
+    expect(formatWhen(at('2026-03-08T03:30:00', zone), zone, 'en-US', now)).toBe('tomorrow 3:30 AM')
+  })
+})
+
+describe('formatClock and formatStamp', () => {
+  it('follows the locale hour cycle', () => {
+    const instant = Date.parse('2026-12-01T13:05:00Z')
+    expect(formatClock(instant, 'Asia/Kolkata', 'en-US')).toBe('6:35 PM')
+    expect(formatClock(instant, 'Asia/Kolkata', 'de-DE')).toBe('18:35')
+    expect(formatClock(instant, 'Asia/Kolkata', 'en-GB')).toBe('18:35')
+    expect(formatClock(instant, 'Asia/Kolkata', 'en-US-u-hc-h23')).toBe('18:35')
+    expect(usesTwelveHourClock('en-US')).toBe(true)
+    expect(usesTwelveHourClock('de-DE')).toBe(false)
+  })
+
+  it('shows the clock alone today and with the day otherwise', () => {
+    const now = Date.parse('2026-12-01T12:00:00Z')
+    expect(formatStamp(Date.parse('2026-12-01T09:00:00Z'), 'UTC', 'en-GB', now)).toBe('09:00')
+    expect(formatStamp(Date.parse('2026-11-30T09:00:00Z'), 'UTC', 'en-GB', now)).toBe('yesterday 09:00')
+  })
+})
+
+describe('offsets', () => {
+  const december = Date.parse('2026-12-01T10:00:00Z')
+  const july = Date.parse('2026-07-01T10:00:00Z')
+  it('reads half-hour, 45-minute and negative offsets', () => {
+    expect(
+      ZONES.map((zone) => [zone, formatOffset(offsetMinutes(zone, december) as number), formatOffset(offsetMinutes(zone, july) as number)]),
+    ).toEqual([
+      ['Asia/Kolkata', 'UTC+05:30', 'UTC+05:30'],
+      ['Asia/Kathmandu', 'UTC+05:45', 'UTC+05:45'],
+      ['Australia/Eucla', 'UTC+08:45', 'UTC+08:45'],
+      ['Pacific/Chatham', 'UTC+13:45', 'UTC+12:45'],
+      ['America/St_Johns', 'UTC−03:30', 'UTC−02:30'],
+      ['America/New_York', 'UTC−05:00', 'UTC−04:00'],
+      ['UTC', 'UTC', 'UTC'],
+    ])
+  })
+
+  it('answers null for an unknown zone', () => {
+    expect(offsetMinutes('Not/A_Zone', december)).toBeNull()
+  })
+})
+
+describe('place names', () => {
+  it('shows places, with today’s names for legacy ids whatever the runtime calls them', () => {
+    expect(
+      ['Asia/Calcutta', 'Asia/Kolkata', 'Europe/Kiev', 'Europe/Kyiv', 'Asia/Saigon', 'Asia/Rangoon', 'US/Eastern', 'America/New_York', 'America/Buenos_Aires', 'Pacific/Chatham', 'Etc/UTC', 'UTC'].map(zonePlace),
+    ).toEqual(['Kolkata', 'Kolkata', 'Kyiv', 'Kyiv', 'Ho Chi Minh', 'Yangon', 'New York', 'New York', 'Buenos Aires', 'Chatham', 'UTC', 'UTC'])
+    expect(todaysZoneName('Asia/Calcutta')).toBe('Asia/Kolkata')
+    expect(todaysZoneName('Europe/Kiev')).toBe('Europe/Kyiv')
+  })
+
+  it('keeps the IANA id as given with its offset for hover', () => {
+    expect(zoneDetail('Asia/Calcutta', Date.parse('2026-12-01T10:00:00Z'))).toBe('Asia/Calcutta · UTC+05:30')
+  })
+})
+
+describe('coarseCountdown', () => {
+  const T = Date.parse('2026-07-15T01:00:00.000Z')
+  it('coarsens with distance', () => {
+    expect(coarseCountdown(T, T - (2 * 86_400 + 4 * 3_600 + 59 * 60) * 1000)).toBe('in 2 d 4 h')
+    expect(coarseCountdown(T, T - 2 * 86_400_000)).toBe('in 2 d')
+    expect(coarseCountdown(T, T - (3 * 3_600 + 20 * 60 + 30) * 1000)).toBe('in 3 h 20 min')
+    expect(coarseCountdown(T, T - 3_600_000)).toBe('in 1 h')
+    expect(coarseCountdown(T, T - 245_000)).toBe('in 4:05')
+    expect(coarseCountdown(T, T - 1)).toBe('in 0:01')
+  })
+
+  it('reads due now in its first second, then overdue', () => {
+    expect(coarseCountdown(T, T)).toBe('due now')
+    expect(coarseCountdown(T, T + 999)).toBe('due now')
+    expect(coarseCountdown(T, T + 63_000)).toBe('overdue by 1:03')
+    expect(coarseCountdown(T, T + 7_500_000)).toBe('overdue by 2 h 5 min')
+  })
+
+  it('ticks per second within the hour and per minute beyond', () => {
+    expect(msUntilCountdownChanges(T, T - 245_300)).toBe(300)
+    expect(msUntilCountdownChanges(T, T - 245_000)).toBe(1000)
+    expect(msUntilCountdownChanges(T, T - 3 * 3_600_000 - 12_000)).toBe(12_000)
+  })
+})
+
+describe('durations in words', () => {
+  it('reads spans the way people say them', () => {
+    expect([900, 5_400, 3_600, 86_400, 172_800, 45, 0, 90_061].map(durationWords)).toEqual([
+      '15 min',
+      '1 h 30 min',
+      '1 h',
+      '1 day',
+      '2 days',
+      '45 s',
+      '0 s',
+      '1 day 1 h 1 min 1 s',
+    ])
+    expect([900, 86_400, 172_800].map(everyWords)).toEqual(['Every 15 min', 'Every day', 'Every 2 days'])
+  })
+})
