@@ -37,71 +37,86 @@ const weekdays: ScheduleView = {
 }
 
 describe('describeRule', () => {
-  it('names each kind', () => {
-    expect(describeRule(at)).toBe('One-off')
-    expect(describeRule({ ...at, kind: 'after', afterSeconds: 600 })).toBe('One-off, 10m 0s after it was set')
-    expect(describeRule({ ...at, kind: 'every', everySeconds: 900 })).toBe('Every 15m 0s')
+  it('names each kind in words', () => {
+    expect(describeRule(at)).toBe('Once')
+    expect(describeRule({ ...at, kind: 'after', afterSeconds: 600 })).toBe('Once, 10 min after it was set')
+    expect(describeRule({ ...at, kind: 'every', everySeconds: 900 })).toBe('Every 15 min')
+    expect(describeRule({ ...at, kind: 'every', everySeconds: 5_400 })).toBe('Every 1 h 30 min')
     expect(describeRule(weekdays)).toBe('Weekdays at 08:30 · New York')
-    expect(describeRule({ ...weekdays, rrule: 'FREQ=MONTHLY;BYMONTHDAY=1;BYHOUR=9', timeZone: 'Asia/Calcutta' })).toBe('Monthly on the 1st at 09:00 · Kolkata')
   })
 })
 
 describe('reminderRow', () => {
-  it('shows the due time in both zones with a live countdown', () => {
-    expect(reminderRow(at, 'Asia/Shanghai', 'America/New_York', T - 90_000)).toEqual({
+  it('shows the time in the reminder’s zone and in this browser’s, with a coarse countdown', () => {
+    expect(reminderRow(at, 'Asia/Shanghai', 'America/New_York', 'en-GB', T - 90_000)).toEqual({
       id: 'schedule-1',
       prompt: 'call mum',
-      rule: 'One-off',
+      rule: 'Once',
       scheduledAt: '2026-07-15T01:30:00.000Z',
-      due: {
-        session: { zone: 'Asia/Shanghai', text: 'Wed 15 Jul 2026, 09:30:00 +08:00' },
-        browser: { zone: 'America/New_York', text: 'Tue 14 Jul 2026, 21:30:00 -04:00' },
-        sameZone: false,
+      zone: 'Asia/Shanghai',
+      times: {
+        own: {
+          zone: 'Asia/Shanghai',
+          place: 'Shanghai',
+          when: 'today 09:30',
+          full: 'Wednesday, 15 July 2026 at 09:30:00 GMT+8',
+          detail: 'Asia/Shanghai · UTC+08:00',
+        },
+        browser: {
+          zone: 'America/New_York',
+          place: 'New York',
+          when: 'today 21:30',
+          full: 'Tuesday, 14 July 2026 at 21:30:00 GMT-4',
+          detail: 'America/New_York · UTC−04:00',
+        },
       },
       state: 'scheduled',
-      countdown: 'in 1m 30s',
-      zone: 'Asia/Shanghai',
+      countdown: 'in 1:30',
       upcoming: [],
       history: 'Not delivered yet',
     })
   })
 
   it('shows a calendar reminder in its own zone with its next occurrences in both zones and its history', () => {
-    const row = reminderRow(weekdays, 'Europe/Berlin', 'Europe/Berlin', Date.parse('2026-07-15T12:00:00.000Z'))
+    const row = reminderRow(weekdays, 'Europe/Berlin', 'Europe/Berlin', 'en-GB', Date.parse('2026-07-15T12:00:00.000Z'))
     expect(row).toMatchObject({
       rule: 'Weekdays at 08:30 · New York',
       zone: 'America/New_York',
-      due: {
-        session: { zone: 'America/New_York', text: 'Wed 15 Jul 2026, 08:30:00 -04:00' },
-        browser: { zone: 'Europe/Berlin', text: 'Wed 15 Jul 2026, 14:30:00 +02:00' },
-        sameZone: false,
-      },
+      times: { own: { place: 'New York', when: 'today 08:30' }, browser: { place: 'Berlin', when: 'today 14:30' } },
       upcoming: [
-        { at: '2026-07-15T12:30:00.000Z', own: 'Wed 15 Jul 2026, 08:30:00 -04:00', browser: 'Wed 15 Jul 2026, 14:30:00 +02:00' },
-        { at: '2026-07-16T12:30:00.000Z', own: 'Thu 16 Jul 2026, 08:30:00 -04:00', browser: 'Thu 16 Jul 2026, 14:30:00 +02:00' },
+        { at: '2026-07-15T12:30:00.000Z', own: 'today 08:30', browser: 'today 14:30' },
+        { at: '2026-07-16T12:30:00.000Z', own: 'tomorrow 08:30', browser: 'tomorrow 14:30' },
       ],
-      history: 'Delivered 3 times, last Tue 14 Jul 2026, 08:30:00 -04:00 · 2 missed',
-      countdown: 'in 30m 0s',
+      history: 'Delivered 3 times, last yesterday 08:30 · 2 missed',
+      countdown: 'in 30:00',
     })
   })
 
+  it('uses the reminder’s own zone when the server names one, and leaves the browser line out when it is the same zone', () => {
+    const row = reminderRow({ ...at, timeZone: 'Pacific/Chatham' }, 'Asia/Shanghai', 'Pacific/Chatham', 'en-US', T - 3_600_000)
+    expect(row.zone).toBe('Pacific/Chatham')
+    expect(row.times.own).toMatchObject({ place: 'Chatham', when: 'today 2:15 PM' })
+    expect(row.times.browser).toBeNull()
+  })
+
   it('turns overdue when the clock passes the target even if the server said scheduled', () => {
-    expect(reminderRow(at, 'UTC', 'UTC', T + 5_000)).toMatchObject({ state: 'overdue', countdown: 'overdue by 5s' })
+    expect(reminderRow(at, 'UTC', 'UTC', 'en-GB', T + 5_000)).toMatchObject({ state: 'overdue', countdown: 'overdue by 0:05' })
   })
 
   it('keeps the server state when the instant does not parse', () => {
-    expect(reminderRow({ ...at, scheduledAt: 'x', state: 'overdue' }, 'UTC', 'UTC', T)).toMatchObject({
+    expect(reminderRow({ ...at, scheduledAt: 'x', state: 'overdue' }, 'UTC', 'UTC', 'en-GB', T)).toMatchObject({
       state: 'overdue',
       countdown: 'unknown due time',
-      due: { session: null, browser: null, sameZone: false },
+      times: { own: null, browser: null },
     })
   })
 })
 
 describe('sessionName', () => {
-  it('uses the title, else a short id', () => {
-    expect(sessionName({ id: 'abcdefghijkl', title: 'Trip' })).toBe('Trip')
-    expect(sessionName({ id: 'abcdefghijkl', title: '  ' })).toBe('Session abcdefgh')
-    expect(sessionName({ id: 'abcdefghijkl' })).toBe('Session abcdefgh')
+  it('uses the title, else when the Session started in the browser’s words', () => {
+    const created = Date.parse('2026-07-15T10:30:00Z')
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: created, title: 'Trip' }, 'en-GB', 'UTC', created)).toBe('Trip')
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: created, title: '  ' }, 'en-GB', 'UTC', created)).toBe('Started today 10:30')
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: created }, 'de-DE', 'Asia/Kolkata', created + 86_400_000)).toBe('Started gestern 16:00')
   })
 })

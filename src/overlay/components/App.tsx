@@ -1,32 +1,84 @@
+import { useEffect } from 'react'
+import { useAppStream } from '../data/app-stream.ts'
+import { useOffline } from '../data/connectivity.ts'
+import { setActiveSession, useUnread, type DueNotice } from '../data/notices.ts'
+import { useSession } from '../data/queries.ts'
 import { useBrowserZone } from '../hooks/use-browser-zone.ts'
+import { useLocale } from '../hooks/use-locale.ts'
 import { useSessionRoute } from '../hooks/use-route.ts'
+import { zonePlace } from '../lib/display/index.ts'
+import { COMPOSER_ID, focusComposer } from '../lib/focus.ts'
+import { notifyDue } from '../lib/notifications.ts'
+import { sessionName } from '../lib/session-name.ts'
+import { ClockWarning, OfflineBanner } from './Banners.tsx'
 import { SessionSidebar } from './SessionSidebar.tsx'
 import { SessionView } from './SessionView.tsx'
+import { Toasts } from './Toasts.tsx'
 import { ZoneBar } from './ZoneBar.tsx'
 
-/** The overlay: Session list beside the open Session named by the URL. */
+/** Keeps the tab title as `(n) <Session> · Schedule Web`, n being the unread due reminders. */
+function useDocumentTitle(sessionId: string | null, browserZone: string | null, locale: string): void {
+  const session = useSession(sessionId ?? '', sessionId !== null)
+  const unread = useUnread()
+  const count = Object.values(unread).reduce((sum, n) => sum + n, 0)
+  const name = sessionId !== null && session.data !== undefined ? sessionName(session.data, locale, browserZone, Date.now()) : null
+  useEffect(() => {
+    const base = name === null ? 'Schedule Web' : `${name} · Schedule Web`
+    document.title = count > 0 ? `(${count}) ${base}` : base
+  }, [name, count])
+}
+
+/** The overlay: skip link, Session list beside the open Session named by the URL, offline and clock banners, and due-reminder toasts. */
 export function App() {
   const { sessionId, openSession } = useSessionRoute()
   const browserZone = useBrowserZone()
+  const locale = useLocale()
+  const offline = useOffline()
+  const live = useAppStream((notice: DueNotice) => notifyDue(`Reminder: ${notice.prompt}`, 'Schedule Web', notice.key, () => openSession(notice.sessionId)))
+  useDocumentTitle(sessionId, browserZone, locale)
+
+  useEffect(() => {
+    setActiveSession(sessionId)
+    const onVisible = () => setActiveSession(sessionId)
+    document.addEventListener('visibilitychange', onVisible)
+    return () => document.removeEventListener('visibilitychange', onVisible)
+  }, [sessionId])
+
   return (
-    <div className="app">
-      <SessionSidebar activeId={sessionId} browserZone={browserZone} onOpen={openSession} />
-      <main className="main">
-        {sessionId === null ? (
-          <div className="session">
-            <ZoneBar browserZone={browserZone} />
-            <div className="welcome">
-              <h1>Schedule Web</h1>
-              <p className="muted">
-                Pick a session from the list, or create a new one. A new session keeps time in this browser’s zone
-                {browserZone === null ? '' : ` (${browserZone})`}.
-              </p>
+    <>
+      <a
+        className="skip-link"
+        href={`#${COMPOSER_ID}`}
+        onClick={(event) => {
+          event.preventDefault()
+          if (document.getElementById(COMPOSER_ID) !== null) focusComposer()
+          else document.getElementById('main')?.focus()
+        }}
+      >
+        {sessionId === null ? 'Skip to content' : 'Skip to the message box'}
+      </a>
+      <div className="app">
+        <SessionSidebar activeId={sessionId} browserZone={browserZone} live={live} onOpen={openSession} />
+        <main id="main" className="main" tabIndex={-1}>
+          {offline && <OfflineBanner />}
+          <ClockWarning browserZone={browserZone} />
+          {sessionId === null ? (
+            <div className="session">
+              <ZoneBar browserZone={browserZone} />
+              <div className="welcome">
+                <h1>Schedule Web</h1>
+                <p className="muted">
+                  Pick a session from the list, or create a new one. A new session keeps time in this browser’s zone
+                  {browserZone === null ? '' : ` (${zonePlace(browserZone)})`}.
+                </p>
+              </div>
             </div>
-          </div>
-        ) : (
-          <SessionView key={sessionId} sessionId={sessionId} browserZone={browserZone} onLeave={() => openSession(null)} />
-        )}
-      </main>
-    </div>
+          ) : (
+            <SessionView key={sessionId} sessionId={sessionId} browserZone={browserZone} locale={locale} offline={offline} onLeave={() => openSession(null)} />
+          )}
+        </main>
+      </div>
+      <Toasts activeId={sessionId} browserZone={browserZone} locale={locale} offline={offline} onOpen={openSession} />
+    </>
   )
 }

@@ -1,23 +1,38 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { errorMessage } from '../data/http.ts'
 import { useCancelTurn, useSendMessage, type SendMode } from '../data/queries.ts'
+import { COMPOSER_ID, takePendingComposerFocus } from '../lib/focus.ts'
 
-/** The message box: Enter queues, Shift+Enter adds a line; while a turn runs, Steer and Stop appear. */
-export function Composer({ sessionId, running }: { sessionId: string; running: boolean }) {
+/** Why Send and Stop are unavailable while the server cannot be reached. */
+export const OFFLINE_REASON = 'Offline: sending and stopping wait until the server is reachable again.'
+
+/** The message box: Enter queues, Shift+Enter adds a line; while a turn runs, Steer and Stop appear; offline, they say why they are off. */
+export function Composer({ sessionId, running, offline }: { sessionId: string; running: boolean; offline: boolean }) {
   const [text, setText] = useState('')
   const send = useSendMessage(sessionId)
   const cancel = useCancelTurn(sessionId)
-  const inputId = useId()
+  const boxRef = useRef<HTMLTextAreaElement>(null)
   const hintId = useId()
   const empty = text.trim().length === 0
+  const blocked = offline || send.isPending
+
+  useEffect(() => {
+    if (boxRef.current !== null) takePendingComposerFocus(boxRef.current)
+  }, [])
+
+  const { reset: resetSend } = send
+  const { reset: resetCancel } = cancel
+  useEffect(() => {
+    if (!offline) {
+      resetSend()
+      resetCancel()
+    }
+  }, [offline, resetSend, resetCancel])
 
   const submit = (mode: SendMode) => {
-    if (empty || send.isPending) return
+    if (empty || blocked) return
     const sent = text
-    send.mutate(
-      { text: sent, mode },
-      { onSuccess: () => setText((current) => (current === sent ? '' : current)) },
-    )
+    send.mutate({ text: sent, mode }, { onSuccess: () => setText((current) => (current === sent ? '' : current)) })
   }
 
   const onSubmit = (event: FormEvent) => {
@@ -33,23 +48,27 @@ export function Composer({ sessionId, running }: { sessionId: string; running: b
 
   return (
     <form className="composer" onSubmit={onSubmit} aria-label="Send a message">
-      <label htmlFor={inputId} className="visually-hidden">
+      <label htmlFor={COMPOSER_ID} className="visually-hidden">
         Message
       </label>
       <textarea
-        id={inputId}
+        id={COMPOSER_ID}
+        ref={boxRef}
         className="composer-input"
         data-testid="composer-input"
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
         rows={2}
+        dir="auto"
         placeholder={running ? 'Queue a message for the next turn, or steer this one…' : 'Message the assistant…'}
         aria-describedby={hintId}
       />
       <div className="composer-row">
-        <p id={hintId} className="composer-hint muted small">
-          Enter to send · Shift+Enter for a new line{running ? ' · Ctrl+Enter to steer the running turn' : ''}
+        <p id={hintId} className={`composer-hint small${offline ? ' composer-hint-offline' : ' muted'}`} role={offline ? 'status' : undefined}>
+          {offline
+            ? OFFLINE_REASON
+            : `Enter to send · Shift+Enter for a new line${running ? ' · Ctrl+Enter to steer · Escape to stop' : ''}`}
         </p>
         <div className="composer-actions">
           {running && (
@@ -58,9 +77,10 @@ export function Composer({ sessionId, running }: { sessionId: string; running: b
               className="button button-danger"
               data-testid="cancel-turn"
               onClick={() => cancel.mutate()}
-              disabled={cancel.isPending}
+              disabled={cancel.isPending || offline}
+              aria-describedby={offline ? hintId : undefined}
             >
-              {cancel.isPending ? 'Stopping…' : 'Stop turn'}
+              {cancel.isPending ? 'Stopping…' : 'Stop'}
             </button>
           )}
           {running && (
@@ -69,13 +89,19 @@ export function Composer({ sessionId, running }: { sessionId: string; running: b
               className="button"
               data-testid="composer-steer"
               onClick={() => submit('steer')}
-              disabled={empty || send.isPending}
-              title="Add this message to the running turn"
+              disabled={empty || blocked}
+              aria-describedby={offline ? hintId : undefined}
             >
               Steer
             </button>
           )}
-          <button type="submit" className="button button-primary" data-testid="composer-send" disabled={empty || send.isPending}>
+          <button
+            type="submit"
+            className="button button-primary"
+            data-testid="composer-send"
+            disabled={empty || blocked}
+            aria-describedby={offline ? hintId : undefined}
+          >
             {send.isPending ? 'Sending…' : running ? 'Queue' : 'Send'}
           </button>
         </div>

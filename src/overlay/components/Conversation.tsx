@@ -1,75 +1,156 @@
-import { useLayoutEffect, useRef } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { sameTimeZone } from '../../protocol/index.ts'
-import type { Conversation as ConversationModel, ConversationItem, UserItem } from '../lib/conversation.ts'
-import { formatClockTime, formatInstantInZone } from '../lib/due-time.ts'
-import { ReadingCard } from './ReadingCard.tsx'
-import { ReminderDueCard } from './ReminderDueCard.tsx'
+import { loadOlderEvents } from '../data/queries.ts'
+import type { StreamingText } from '../data/streaming-text.ts'
+import { queuedItems, type ConversationItem, type UserItem } from '../lib/conversation.ts'
+import { formatFull, formatStamp, zonePlace } from '../lib/display/index.ts'
+import { hasOlder, type SessionLog } from '../lib/session-log.ts'
+import { ReadingChip, type ReadingContext } from './ReadingChip.tsx'
+import { ReminderDueCard, type DueContext } from './ReminderDueCard.tsx'
 import { ToolCall } from './ToolCall.tsx'
 
-type Zones = { sessionZone: string | null; browserZone: string | null; now: number }
+/** Everything a conversation row needs besides its item. */
+type RowContext = DueContext &
+  ReadingContext & {
+    lastTurn: number | null
+    running: boolean
+    onRetry: (prompt: string) => void
+    retrying: boolean
+  }
 
-function Stamp({ time, zones }: { time: number; zones: Zones }) {
-  const full = formatInstantInZone(time, zones.browserZone ?? 'UTC')
+type Extra =
+  | { kind: 'queued-title'; key: string }
+  | { kind: 'queued'; key: string; item: UserItem }
+  | { kind: 'streaming'; key: string; text: StreamingText }
+  | { kind: 'working'; key: string }
+
+type Row = { kind: 'item'; key: string; item: ConversationItem } | Extra
+
+const STICK_PX = 80
+const OLDER_PX = 600
+
+function Stamp({ time, context }: { time: number; context: RowContext }) {
+  const zone = context.browserZone ?? 'UTC'
   return (
-    <time className="stamp" dateTime={new Date(time).toISOString()} title={full ?? undefined}>
-      {formatClockTime(time, zones.browserZone, zones.now)}
+    <time className="stamp" dateTime={new Date(time).toISOString()} title={`${formatFull(time, zone, context.locale)} · ${zonePlace(zone)}`}>
+      {formatStamp(time, zone, context.locale, context.now)}
     </time>
   )
 }
 
-const STATE_LABEL: Record<UserItem['state'], string | null> = { entered: null, queued: 'waiting', dropped: 'dropped' }
+/** Who sent a message: `You` when it came from this browser's zone, else the place it came from. */
+function author(zone: string | null, browserZone: string | null): string {
+  if (zone === null) return 'Sent without a browser zone'
+  return browserZone !== null && sameTimeZone(zone, browserZone) ? 'You' : zonePlace(zone)
+}
 
-function UserMessage({ item, zones }: { item: UserItem; zones: Zones }) {
-  const foreign = item.zone !== null && zones.sessionZone !== null && !sameTimeZone(item.zone, zones.sessionZone)
-  const stateLabel = STATE_LABEL[item.state]
+const UserMessage = memo(function UserMessage({ item, context }: { item: UserItem; context: RowContext }) {
+  const name = author(item.zone, context.browserZone)
+  const foreign = item.zone !== null && context.sessionZone !== null && !sameTimeZone(item.zone, context.sessionZone)
   return (
     <article
       className={`msg msg-user msg-${item.state}`}
       data-testid="message-user"
       data-client-zone={item.zone ?? ''}
       data-state={item.state}
-      aria-label="Your message"
+      aria-label={name === 'You' ? 'Your message' : `Message from ${name}`}
     >
       <div className="msg-meta">
-        <span className="msg-author">You</span>
-        <span className={`zone-chip${foreign ? ' zone-chip-foreign' : ''}`} title="The zone this message was sent from">
-          {item.zone === null ? 'no browser zone' : `sent from ${item.zone}`}
+        <span className={`msg-author${foreign ? ' msg-author-foreign' : ''}`} title={item.zone ?? undefined}>
+          {name}
         </span>
         {item.mode === 'steer' && <span className="badge badge-neutral">steer</span>}
-        {stateLabel !== null && <span className="badge badge-neutral">{stateLabel}</span>}
-        <Stamp time={item.time} zones={zones} />
+        {item.state === 'queued' && <span className="badge badge-neutral">waiting</span>}
+        {item.state === 'dropped' && <span className="badge badge-neutral">dropped</span>}
+        <Stamp time={item.time} context={context} />
       </div>
-      <p className="msg-text">{item.text}</p>
+      <p className="msg-text" dir="auto">
+        {item.text}
+      </p>
     </article>
+  )
+})
+
+function TurnEnd({ item, context }: { item: Extract<ConversationItem, { kind: 'turn-end' }>; context: RowContext }) {
+  const interrupted = item.message !== null && item.message.startsWith('interrupted')
+  const text =
+    item.reason === 'aborted'
+      ? 'Stopped.'
+      : item.reason === 'blocked'
+        ? 'This turn was blocked.'
+        : interrupted
+          ? 'This turn was interrupted when the server stopped.'
+          : `This turn failed${item.message === null ? '.' : `: ${item.message}`}`
+  const canRetry = item.reason === 'error' && item.prompt !== null && item.turn === context.lastTurn && !context.running
+  return (
+    <div className={`turn-end turn-end-${item.reason}`} data-testid="turn-end" data-reason={item.reason}>
+      <span>{text}</span>
+      {canRetry && (
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="retry-turn"
+          disabled={context.offline || context.retrying}
+          onClick={() => item.prompt !== null && context.onRetry(item.prompt)}
+        >
+          {context.retrying ? 'Retrying…' : 'Retry'}
+        </button>
+      )}
+    </div>
   )
 }
 
-function Item({ item, zones }: { item: ConversationItem; zones: Zones }) {
+const Item = memo(function Item({
+  item,
+  context,
+  expanded,
+  onToggle,
+}: {
+  item: ConversationItem
+  context: RowContext
+  expanded: boolean
+  onToggle: (key: string) => void
+}) {
   switch (item.kind) {
     case 'user':
-      return <UserMessage item={item} zones={zones} />
+      return <UserMessage item={item} context={context} />
     case 'assistant':
       return (
         <article className="msg msg-assistant" data-testid="message-assistant" aria-label="Assistant message">
           <div className="msg-meta">
             <span className="msg-author">Assistant</span>
-            <Stamp time={item.time} zones={zones} />
+            <Stamp time={item.time} context={context} />
           </div>
-          <p className="msg-text">{item.text}</p>
+          <p className="msg-text" dir="auto">
+            {item.text}
+          </p>
         </article>
       )
     case 'tool':
-      return <ToolCall name={item.name} args={item.arguments} result={item.result} />
+      return <ToolCall name={item.name} args={item.arguments} result={item.result} outcome={item.outcome} />
     case 'reading':
-      return <ReadingCard card={item.card} text={item.text} browserZone={zones.browserZone} />
+      return (
+        <ReadingChip
+          card={item.card}
+          text={item.text}
+          startedByReminder={item.startedByReminder}
+          expanded={expanded}
+          onToggle={() => onToggle(item.key)}
+          context={context}
+        />
+      )
     case 'reminder-due':
-      return <ReminderDueCard followUp={item.followUp} sessionZone={zones.sessionZone} browserZone={zones.browserZone} />
+      return <ReminderDueCard followUp={item.followUp} context={context} />
     case 'compaction':
       return (
         <div className="divider" role="separator" data-testid="compaction" aria-label="Earlier conversation summarised">
           <details>
             <summary>Earlier conversation summarised</summary>
-            <p className="msg-text small">{item.summary}</p>
+            <p className="msg-text small" dir="auto">
+              {item.summary}
+            </p>
           </details>
         </div>
       )
@@ -77,66 +158,251 @@ function Item({ item, zones }: { item: ConversationItem; zones: Zones }) {
       return (
         <article className="note" data-testid="plugin-note" aria-label={`Message from ${item.plugin}`}>
           <span className="muted small">{item.plugin}</span>
-          <p className="msg-text small">{item.text}</p>
+          <p className="msg-text small" dir="auto">
+            {item.text}
+          </p>
         </article>
       )
     case 'turn-end':
-      return (
-        <p className={`turn-end turn-end-${item.reason}`} data-testid="turn-end" data-reason={item.reason}>
-          {item.reason === 'aborted' && `Turn ${item.turn} cancelled.`}
-          {item.reason === 'blocked' && `Turn ${item.turn} was blocked.`}
-          {item.reason === 'error' && `Turn ${item.turn} failed${item.message === null ? '.' : `: ${item.message}`}`}
-        </p>
-      )
+      return <TurnEnd item={item} context={context} />
     default: {
       const unreachable: never = item
       return unreachable
     }
   }
+})
+
+function ExtraRow({ row, context }: { row: Extra; context: RowContext }) {
+  switch (row.kind) {
+    case 'queued-title':
+      return <h3 className="queued-title">Waiting for the assistant</h3>
+    case 'queued':
+      return <UserMessage item={row.item} context={context} />
+    case 'streaming':
+      return (
+        <article className="msg msg-assistant msg-streaming" data-testid="message-streaming" aria-label="Assistant is writing" aria-busy="true">
+          <div className="msg-meta">
+            <span className="msg-author">Assistant</span>
+            <span className="muted">writing…</span>
+          </div>
+          <p className="msg-text" dir="auto">
+            {row.text.text}
+          </p>
+        </article>
+      )
+    case 'working':
+      return (
+        <p className="working">
+          <span className="dot dot-running" aria-hidden="true" /> Assistant is working…
+        </p>
+      )
+    default: {
+      const unreachable: never = row
+      return unreachable
+    }
+  }
 }
 
-/** The conversation: messages, tool calls, readings, reminders and dividers in log order, then waiting messages. */
+function estimate(row: Row): number {
+  if (row.kind !== 'item') return row.kind === 'queued' || row.kind === 'streaming' ? 76 : 30
+  switch (row.item.kind) {
+    case 'reading':
+    case 'tool':
+    case 'turn-end':
+      return 40
+    case 'reminder-due':
+      return 110
+    default:
+      return 76
+  }
+}
+
+function announcement(item: ConversationItem, browserZone: string | null): string | null {
+  if (item.kind === 'assistant') return `Assistant: ${item.text}`
+  if (item.kind === 'user') return `${author(item.zone, browserZone)}: ${item.text}`
+  if (item.kind === 'reminder-due') return `Reminder due: ${item.followUp.reminders.map((r) => r.prompt).join(', ')}`
+  return null
+}
+
+/**
+ * The conversation, virtualised: only the rows in view are in the DOM. It opens at the bottom, follows new rows while
+ * the person is at the bottom, loads the previous page when they scroll near the top (keeping their place), and
+ * announces new messages — not readings — to assistive technology.
+ */
 export function Conversation({
-  conversation,
-  running,
-  ...zones
-}: { conversation: ConversationModel; running: boolean } & Zones) {
-  const endRef = useRef<HTMLDivElement>(null)
+  log,
+  streaming,
+  context,
+}: {
+  log: SessionLog
+  streaming: StreamingText[]
+  context: Omit<RowContext, 'lastTurn'>
+}) {
+  const client = useQueryClient()
   const paneRef = useRef<HTMLDivElement>(null)
+  const spacerRef = useRef<HTMLDivElement>(null)
   const stick = useRef(true)
-  const size = conversation.items.length + conversation.queued.length
+  const anchor = useRef<{ key: string; delta: number } | null>(null)
+  const [loadingOlder, setLoadingOlder] = useState(false)
+  const [olderError, setOlderError] = useState(false)
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
+  const [announced, setAnnounced] = useState('')
+  const announcedSeq = useRef(log.lastSeq)
+
+  const items = log.fold.items
+  const queued = queuedItems(log.fold)
+  const extras: Extra[] = []
+  if (queued.length > 0) {
+    extras.push({ kind: 'queued-title', key: 'queued-title' })
+    for (const item of queued) extras.push({ kind: 'queued', key: `queued:${item.id}`, item })
+  }
+  for (const text of streaming) extras.push({ kind: 'streaming', key: `streaming:${text.turn}:${text.step}`, text })
+  if (context.running && streaming.length === 0) extras.push({ kind: 'working', key: 'working' })
+  const count = items.length + extras.length
+  const rowsRef = useRef({ items, extras })
+  rowsRef.current = { items, extras }
+  const rowAt = useCallback((index: number): Row => {
+    const { items: all, extras: tail } = rowsRef.current
+    if (index < all.length) return { kind: 'item', key: all[index].key, item: all[index] }
+    return tail[index - all.length]
+  }, [])
+
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => paneRef.current,
+    estimateSize: (index) => estimate(rowAt(index)),
+    getItemKey: useCallback((index: number) => rowAt(index).key, [rowAt]),
+    overscan: 6,
+    paddingStart: 16,
+    paddingEnd: 12,
+  })
+  const total = virtualizer.getTotalSize()
 
   useLayoutEffect(() => {
-    if (stick.current) endRef.current?.scrollIntoView({ block: 'end' })
-  }, [size, running])
+    const spacer = spacerRef.current
+    if (spacer !== null) spacer.style.height = `${total}px`
+    const pane = paneRef.current
+    if (pane === null) return
+    const pending = anchor.current
+    if (pending !== null) {
+      const index = rowsRef.current.items.findIndex((item) => item.key === pending.key)
+      if (index >= 0 && log.version >= 0) {
+        const start = virtualizer.measurementsCache[index]?.start
+        if (start !== undefined) pane.scrollTop = start + pending.delta
+      }
+      anchor.current = null
+    } else if (stick.current) {
+      pane.scrollTop = pane.scrollHeight
+    }
+  }, [total, count, log.version, virtualizer])
+
+  useEffect(() => {
+    const fresh: string[] = []
+    if (log.lastSeq > announcedSeq.current) {
+      for (let i = items.length - 1; i >= 0 && items[i].seq > announcedSeq.current; i--) {
+        const text = announcement(items[i], context.browserZone)
+        if (text !== null) fresh.unshift(text)
+      }
+      announcedSeq.current = log.lastSeq
+    }
+    if (fresh.length > 0) setAnnounced(fresh.slice(-2).join('. '))
+  }, [log.lastSeq, items, context.browserZone])
+
+  const loadOlder = useCallback(() => {
+    if (loadingOlder || !hasOlder(log)) return
+    const pane = paneRef.current
+    const first = virtualizer.getVirtualItems().find((row) => pane !== null && row.end > pane.scrollTop)
+    if (first !== undefined && pane !== null && first.index < rowsRef.current.items.length) {
+      anchor.current = { key: rowsRef.current.items[first.index].key, delta: pane.scrollTop - first.start }
+    }
+    setLoadingOlder(true)
+    setOlderError(false)
+    loadOlderEvents(client, log.header?.id ?? context.sessionId)
+      .catch(() => {
+        anchor.current = null
+        setOlderError(true)
+      })
+      .finally(() => setLoadingOlder(false))
+  }, [client, context.sessionId, loadingOlder, log, virtualizer])
 
   const onScroll = () => {
     const pane = paneRef.current
     if (pane === null) return
-    stick.current = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 80
+    stick.current = pane.scrollHeight - pane.scrollTop - pane.clientHeight < STICK_PX
+    if (pane.scrollTop < OLDER_PX && !olderError) loadOlder()
   }
 
-  const empty = size === 0
+  useEffect(() => {
+    const pane = paneRef.current
+    if (pane !== null && pane.scrollHeight <= pane.clientHeight && hasOlder(log) && !olderError) loadOlder()
+  }, [log, loadOlder, olderError])
+
+  const onToggle = useCallback((key: string) => {
+    setExpanded((old) => {
+      const next = new Set(old)
+      if (next.has(key)) next.delete(key)
+      else next.add(key)
+      return next
+    })
+  }, [])
+
+  const rowContext: RowContext = { ...context, lastTurn: log.fold.lastTurn }
+  const empty = count === 0 && !hasOlder(log)
   return (
-    <div className="conversation" ref={paneRef} onScroll={onScroll} role="log" aria-label="Conversation">
+    <div className="conversation" ref={paneRef} onScroll={onScroll} tabIndex={0} aria-label="Conversation" role="region">
+      <div className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="announcer">
+        {announced}
+      </div>
+      {(loadingOlder || olderError) && (
+        <div className="older" role="status">
+          {olderError ? (
+            <>
+              Could not load earlier messages.{' '}
+              <button type="button" className="button button-small" onClick={() => setOlderError(false)}>
+                Try again
+              </button>
+            </>
+          ) : (
+            'Loading earlier messages…'
+          )}
+        </div>
+      )}
       {empty && <p className="empty">No messages yet. Ask for anything — for example “remind me in 10 minutes to stretch”.</p>}
-      {conversation.items.map((item) => (
-        <Item key={item.key} item={item} zones={zones} />
-      ))}
-      {conversation.queued.length > 0 && (
-        <section className="queued" aria-label="Messages waiting to enter">
-          <h3 className="queued-title">Waiting for the assistant</h3>
-          {conversation.queued.map((item) => (
-            <UserMessage key={item.key} item={item} zones={zones} />
-          ))}
-        </section>
-      )}
-      {running && (
-        <p className="working" role="status">
-          <span className="dot dot-running" aria-hidden="true" /> Assistant is working…
-        </p>
-      )}
-      <div ref={endRef} />
+      <div className="virtual-spacer" ref={spacerRef}>
+        {virtualizer.getVirtualItems().map((virtualRow) => {
+          const row = rowAt(virtualRow.index)
+          return (
+            <VirtualRow key={virtualRow.key} index={virtualRow.index} start={virtualRow.start} measure={virtualizer.measureElement}>
+              {row.kind === 'item' ? (
+                <Item item={row.item} context={rowContext} expanded={expanded.has(row.item.key)} onToggle={onToggle} />
+              ) : (
+                <ExtraRow row={row} context={rowContext} />
+              )}
+            </VirtualRow>
+          )
+        })}
+      </div>
+    </div>
+  )
+}
+
+function VirtualRow({ index, start, measure, children }: { index: number; start: number; measure: (node: Element | null) => void; children: React.ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null)
+  useLayoutEffect(() => {
+    const node = ref.current
+    if (node === null) return
+    node.style.transform = `translateY(${start}px)`
+  }, [start])
+  const setRef = useCallback(
+    (node: HTMLDivElement | null) => {
+      ref.current = node
+      if (node !== null) measure(node)
+    },
+    [measure],
+  )
+  return (
+    <div className="virtual-row" data-index={index} ref={setRef}>
+      {children}
     </div>
   )
 }

@@ -1,65 +1,57 @@
+import { useRef, useState, useSyncExternalStore } from 'react'
 import { errorMessage } from '../data/http.ts'
 import { useDeleteSchedule, useSchedules } from '../data/queries.ts'
 import { useNow } from '../hooks/use-now.ts'
-import { reminderRow, type ReminderRow } from '../lib/reminder-row.ts'
-import { sameTimeZone, zonePlace } from '../../protocol/index.ts'
+import { msUntilCountdownChanges, zonePlace } from '../lib/display/index.ts'
+import { askNotificationPermissionOnce, notificationsSupported } from '../lib/notifications.ts'
+import type { ScheduleView } from '../../protocol/index.ts'
+import { reminderRow, reminderZone, type ReminderRow } from '../lib/reminder-row.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
-
-function DueLine({ label, zone, text }: { label: string; zone: string | null; text: string | null }) {
-  return (
-    <div className="due-line">
-      <dt>
-        {label} <span className="muted">({zone ?? 'unavailable'})</span>
-      </dt>
-      <dd>{text ?? '—'}</dd>
-    </div>
-  )
-}
+import { ReminderForm } from './ReminderForm.tsx'
 
 function Reminder({
   row,
-  sessionZone,
-  browserZone,
+  browserPlace,
   deleting,
+  offline,
+  onEdit,
   onDelete,
 }: {
   row: ReminderRow
-  sessionZone: string | null
-  browserZone: string | null
+  browserPlace: string
   deleting: boolean
+  offline: boolean
+  onEdit: () => void
   onDelete: () => void
 }) {
+  const { own, browser } = row.times
   return (
-    <li className={`reminder reminder-${row.state}`} data-testid="reminder" data-schedule-id={row.id} data-state={row.state}>
-      <div className="reminder-top">
-        <p className="reminder-prompt">{row.prompt}</p>
-        <button
-          type="button"
-          className="button button-small button-quiet"
-          onClick={onDelete}
-          disabled={deleting}
-          aria-label={`Delete reminder ${row.id}: ${row.prompt}`}
-          data-testid="reminder-delete"
-        >
-          {deleting ? 'Deleting…' : 'Delete'}
-        </button>
-      </div>
-      <div className="reminder-status">
+    <li className={`reminder reminder-${row.state}`} data-testid="reminder" data-schedule-id={row.id} data-state={row.state} data-time-zone={row.zone ?? ''}>
+      <p className="reminder-prompt" dir="auto">
+        {row.prompt}
+      </p>
+      <p className="reminder-when">
+        {own === null ? (
+          <span className="muted">no zone to show the time in</span>
+        ) : (
+          <span data-testid="reminder-own-time" title={`${own.full} · ${own.detail}`}>
+            {own.when} <span className="muted">· {own.place}</span>
+          </span>
+        )}
+      </p>
+      {browser !== null && (
+        <p className="reminder-when small" data-testid="reminder-browser-time" title={`${browser.full} · ${browser.detail}`}>
+          {browser.when} <span className="muted">· {browser.place}, this browser</span>
+        </p>
+      )}
+      <p className="reminder-status small">
         <span className={`badge ${row.state === 'overdue' ? 'badge-warning' : 'badge-neutral'}`} data-testid="reminder-state">
-          {row.state}
-        </span>
+          {row.state === 'overdue' ? 'overdue' : 'scheduled'}
+        </span>{' '}
         <span className="countdown" data-testid="reminder-countdown">
           {row.countdown}
         </span>
-      </div>
-      <dl className="due">
-        <DueLine
-          label={row.zone !== null && (sessionZone === null || !sameTimeZone(row.zone, sessionZone)) ? 'Reminder zone' : 'Session zone'}
-          zone={row.zone ?? sessionZone}
-          text={row.due.session === null ? null : row.due.session.text}
-        />
-        <DueLine label="This browser" zone={browserZone} text={row.due.browser === null ? null : row.due.browser.text} />
-      </dl>
+      </p>
       <p className="muted small" data-testid="reminder-rule">
         {row.rule} · {row.id}
       </p>
@@ -70,12 +62,7 @@ function Reminder({
             {row.upcoming.map((next) => (
               <li key={next.at} data-testid="reminder-occurrence" data-at={next.at}>
                 <span>{next.own ?? next.at}</span>
-                {next.browser !== null && browserZone !== null && (
-                  <span className="muted">
-                    {' '}
-                    · {next.browser} ({zonePlace(browserZone)})
-                  </span>
-                )}
+                {next.browser !== null && <span className="muted"> ({next.browser} · {browserPlace})</span>}
               </li>
             ))}
           </ol>
@@ -84,41 +71,143 @@ function Reminder({
       <p className="muted small" data-testid="reminder-history">
         {row.history}
       </p>
+      <div className="actions">
+        <button type="button" className="button button-small" onClick={onEdit} disabled={offline} data-testid="reminder-edit" aria-label={`Edit reminder: ${row.prompt}`}>
+          Edit
+        </button>
+        <button
+          type="button"
+          className="button button-small button-quiet"
+          onClick={onDelete}
+          disabled={deleting || offline}
+          aria-label={`Delete reminder: ${row.prompt}`}
+          data-testid="reminder-delete"
+        >
+          {deleting ? 'Deleting…' : 'Delete'}
+        </button>
+      </div>
     </li>
   )
 }
 
-/** Active reminders with due times in both zones, live state and countdown, and a delete button each. */
-export function RemindersPanel({ sessionId, sessionZone, browserZone }: { sessionId: string; sessionZone: string | null; browserZone: string | null }) {
+function subscribePermission(onChange: () => void): () => void {
+  const timer = setInterval(onChange, 2_000)
+  return () => clearInterval(timer)
+}
+
+function NotificationOffer() {
+  const permission = useSyncExternalStore(subscribePermission, () => (notificationsSupported() ? Notification.permission : 'denied'))
+  if (permission !== 'default') return null
+  return (
+    <p className="small muted">
+      <button type="button" className="button button-small" onClick={askNotificationPermissionOnce}>
+        Notify me when reminders are due
+      </button>
+    </p>
+  )
+}
+
+function tickMs(views: readonly ScheduleView[], now: number): number {
+  let next = 60_000
+  for (const view of views) {
+    const target = Date.parse(view.scheduledAt)
+    if (Number.isFinite(target)) next = Math.min(next, msUntilCountdownChanges(target, now))
+  }
+  return Math.max(250, next)
+}
+
+/** Active reminders, each in its own zone and (when different) this browser's, with a coarse countdown, Edit and Delete; and the New reminder form. */
+export function RemindersPanel({
+  sessionId,
+  sessionZone,
+  browserZone,
+  locale,
+  offline,
+}: {
+  sessionId: string
+  sessionZone: string | null
+  browserZone: string | null
+  locale: string
+  offline: boolean
+}) {
   const schedules = useSchedules(sessionId)
   const remove = useDeleteSchedule(sessionId)
-  const hasAny = schedules.isSuccess && schedules.data.length > 0
-  const now = useNow(1000, hasAny)
+  const [form, setForm] = useState<{ editing: ScheduleView | null } | null>(null)
+  const listRef = useRef<HTMLUListElement>(null)
+  const newRef = useRef<HTMLButtonElement>(null)
+  const views: ScheduleView[] = schedules.data ?? []
+  const hasAny = views.length > 0
+  const coarseNow = useNow(60_000)
+  const now = useNow(tickMs(views, coarseNow), hasAny)
+
+  const onDelete = (scheduleId: string, index: number) => {
+    remove.mutate(scheduleId, {
+      onSuccess: () => {
+        requestAnimationFrame(() => {
+          const buttons = listRef.current?.querySelectorAll<HTMLButtonElement>('[data-testid="reminder-delete"]')
+          const next = buttons === undefined || buttons.length === 0 ? null : buttons[Math.min(index, buttons.length - 1)]
+          ;(next ?? newRef.current)?.focus()
+        })
+      },
+    })
+  }
+
+  const closeForm = (scheduleId: string | null) => {
+    setForm(null)
+    requestAnimationFrame(() => {
+      const target = scheduleId === null ? null : listRef.current?.querySelector<HTMLElement>(`[data-schedule-id="${CSS.escape(scheduleId)}"] [data-testid="reminder-edit"]`)
+      ;(target ?? newRef.current)?.focus()
+    })
+  }
+
   return (
     <section className="panel reminders" aria-labelledby="reminders-title">
-      <h2 id="reminders-title" className="panel-title">
-        Reminders {hasAny && <span className="count">{schedules.data.length}</span>}
-      </h2>
+      <div className="panel-head">
+        <h2 id="reminders-title" className="panel-title">
+          Reminders {hasAny && <span className="count">{views.length}</span>}
+        </h2>
+        <button
+          ref={newRef}
+          type="button"
+          className="button button-small"
+          data-testid="reminder-new"
+          onClick={() => setForm({ editing: null })}
+          disabled={form !== null && form.editing === null}
+        >
+          New reminder
+        </button>
+      </div>
+      {form !== null && (
+        <ReminderForm
+          key={form.editing?.id ?? 'new'}
+          sessionId={sessionId}
+          sessionZone={sessionZone}
+          browserZone={browserZone}
+          editing={form.editing === null ? null : { view: form.editing, zone: reminderZone(form.editing, sessionZone) }}
+          offline={offline}
+          onDone={closeForm}
+        />
+      )}
       {schedules.isPending && <p className="muted">Loading reminders…</p>}
       {schedules.isError && <ErrorNotice title="Could not load reminders." error={schedules.error} onRetry={() => void schedules.refetch()} />}
-      {schedules.isSuccess && schedules.data.length === 0 && (
-        <p className="muted">No active reminders. Ask the assistant to remind you of something.</p>
-      )}
+      {schedules.isSuccess && !hasAny && form === null && <p className="muted">No active reminders. Ask the assistant, or make one here.</p>}
       {remove.isError && (
         <p className="notice notice-error" role="alert">
           Could not delete the reminder: {errorMessage(remove.error)}
         </p>
       )}
+      {hasAny && <NotificationOffer />}
       {hasAny && (
-        <ul className="reminder-list">
-          {schedules.data.map((view) => (
+        <ul className="reminder-list" ref={listRef}>
+          {views.map((view, index) => (
             <Reminder
               key={view.id}
-              row={reminderRow(view, sessionZone, browserZone, now)}
-              sessionZone={sessionZone}
-              browserZone={browserZone}
+              row={reminderRow(view, sessionZone, browserZone, locale, now)}
+              browserPlace={browserZone === null ? '' : zonePlace(browserZone)}
               deleting={remove.isPending && remove.variables === view.id}
-              onDelete={() => remove.mutate(view.id)}
+              offline={offline}
+              onEdit={() => setForm({ editing: view })}
+              onDelete={() => onDelete(view.id, index)}
             />
           ))}
         </ul>

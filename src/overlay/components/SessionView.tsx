@@ -1,31 +1,58 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useState } from 'react'
 import { ApiError } from '../data/http.ts'
-import { useEventLog, useSession } from '../data/queries.ts'
-import { useSessionStream, type StreamState } from '../data/stream.ts'
+import { useDone } from '../data/notices.ts'
+import { useCancelTurn, useSendMessage, useSession, useSessionLog } from '../data/queries.ts'
+import { useSessionStream } from '../data/stream.ts'
+import { useStreamingText } from '../data/streaming-text.ts'
 import { useNow } from '../hooks/use-now.ts'
-import { buildConversation } from '../lib/conversation.ts'
 import { sessionName } from '../lib/session-name.ts'
 import { Composer } from './Composer.tsx'
 import { Conversation } from './Conversation.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { RemindersPanel } from './RemindersPanel.tsx'
+import { SessionTitle } from './SessionTitle.tsx'
 import { ZoneBar, ZoneDisagreement } from './ZoneBar.tsx'
 
-const STREAM_LABEL: Record<StreamState, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' }
-
-/** One open Session: zones, conversation, reminders and composer, kept live over SSE. */
-export function SessionView({ sessionId, browserZone, onLeave }: { sessionId: string; browserZone: string | null; onLeave: () => void }) {
+/** One open Session: zones (sticky on phones), conversation, reminders (a drawer on phones) and composer, kept live over SSE. */
+export function SessionView({
+  sessionId,
+  browserZone,
+  locale,
+  offline,
+  onLeave,
+}: {
+  sessionId: string
+  browserZone: string | null
+  locale: string
+  offline: boolean
+  onLeave: () => void
+}) {
   const session = useSession(sessionId)
-  const exists = session.isSuccess
-  const log = useEventLog(sessionId, exists)
-  const stream = useSessionStream(sessionId, exists)
+  const log = useSessionLog(sessionId, session.isSuccess)
+  const stream = useSessionStream(sessionId, log.isSuccess)
+  const streaming = useStreamingText(sessionId)
+  const done = useDone()
   const now = useNow(60_000)
-  const conversation = useMemo(() => buildConversation(log.data?.events ?? []), [log.data])
+  const cancel = useCancelTurn(sessionId)
+  const retry = useSendMessage(sessionId)
+  const [drawer, setDrawer] = useState(false)
+  const running = session.data?.status === 'running'
 
-  const title = session.isSuccess ? sessionName(session.data) : null
   useEffect(() => {
-    document.title = title === null ? 'Schedule Web' : `${title} · Schedule Web`
-  }, [title])
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return
+      if (drawer) {
+        setDrawer(false)
+        return
+      }
+      if (running && !offline && !cancel.isPending) {
+        event.preventDefault()
+        cancel.mutate()
+      }
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [drawer, running, offline, cancel])
 
   if (session.isPending) {
     return (
@@ -55,34 +82,73 @@ export function SessionView({ sessionId, browserZone, onLeave }: { sessionId: st
     )
   }
 
-  const sessionZone = session.data.timeZone
-  const running = session.data.status === 'running'
+  const summary = session.data
+  const sessionZone = summary.timeZone
+  const name = sessionName(summary, locale, browserZone, now)
+  const statusText = offline ? 'Status unknown' : running ? 'Running' : 'Idle'
   return (
     <div className="session">
-      <header className="session-head">
-        <div className="session-title">
-          <h1>{title}</h1>
-          <span className={`status status-${running ? 'running' : 'idle'}`} data-testid="session-status" data-status={session.data.status}>
-            {running ? 'Running' : 'Idle'}
-          </span>
-          <span className={`stream stream-${stream}`} role="status">
-            {STREAM_LABEL[stream]}
-          </span>
-        </div>
+      <div className="session-top">
+        <header className="session-head">
+          <div className="session-title">
+            <SessionTitle sessionId={sessionId} name={name} title={summary.title} offline={offline} />
+            <span
+              className={`status status-${offline ? 'unknown' : running ? 'running' : 'idle'}`}
+              data-testid="session-status"
+              data-status={summary.status}
+              title={offline ? 'The server cannot be reached' : undefined}
+            >
+              {statusText}
+            </span>
+            {!offline && stream === 'reconnecting' && (
+              <span className="stream stream-reconnecting" role="status">
+                Reconnecting…
+              </span>
+            )}
+          </div>
+          <button
+            type="button"
+            className="button button-small drawer-toggle"
+            aria-expanded={drawer}
+            aria-controls="reminders-drawer"
+            onClick={() => setDrawer((open) => !open)}
+            data-testid="reminders-toggle"
+          >
+            Reminders
+          </button>
+        </header>
         <ZoneBar sessionZone={sessionZone} browserZone={browserZone} />
-      </header>
-      <ZoneDisagreement sessionZone={sessionZone} browserZone={browserZone} />
+        <ZoneDisagreement sessionZone={sessionZone} browserZone={browserZone} />
+      </div>
       <div className="session-body">
         <div className="chat">
           {log.isPending && <p className="muted pad">Loading conversation…</p>}
           {log.isError && <ErrorNotice title="Could not load the conversation." error={log.error} onRetry={() => void log.refetch()} />}
           {log.isSuccess && (
-            <Conversation conversation={conversation} running={running} sessionZone={sessionZone} browserZone={browserZone} now={now} />
+            <Conversation
+              log={log.data}
+              streaming={streaming}
+              context={{
+                sessionId,
+                sessionZone,
+                browserZone,
+                locale,
+                now,
+                offline,
+                done,
+                running,
+                retrying: retry.isPending,
+                onRetry: (prompt) => retry.mutate({ text: prompt, mode: 'queue' }),
+              }}
+            />
           )}
-          <Composer sessionId={sessionId} running={running} />
+          <Composer sessionId={sessionId} running={running} offline={offline} />
         </div>
-        <aside className="side">
-          <RemindersPanel sessionId={sessionId} sessionZone={sessionZone} browserZone={browserZone} />
+        <aside id="reminders-drawer" className={`side${drawer ? ' side-open' : ''}`} data-testid="reminders-drawer" aria-label="Reminders">
+          <button type="button" className="button button-small drawer-close" onClick={() => setDrawer(false)}>
+            Close
+          </button>
+          <RemindersPanel sessionId={sessionId} sessionZone={sessionZone} browserZone={browserZone} locale={locale} offline={offline} />
         </aside>
       </div>
     </div>

@@ -1,3 +1,6 @@
+import { memo } from 'react'
+import type { ToolOutcome } from '../lib/tool-outcome.ts'
+
 function pretty(raw: string): string {
   if (raw.trim().length === 0) return raw
   try {
@@ -7,22 +10,25 @@ function pretty(raw: string): string {
   }
 }
 
-/** A collapsible tool call with its result. */
-export function ToolCall({
+const LABEL: Record<ToolOutcome, string> = { running: 'running', done: 'done', error: 'error', question: 'asked you' }
+
+/** A collapsible tool call with its result; a clarifying question is shown as one, not as an error. */
+export const ToolCall = memo(function ToolCall({
   name,
   args,
   result,
+  outcome,
 }: {
   name: string
   args: string
   result: { text: string; isError: boolean } | null
+  outcome: ToolOutcome
 }) {
-  const status = result === null ? 'running' : result.isError ? 'error' : 'done'
   return (
-    <details className={`tool tool-${status}`} data-testid="tool-call" data-tool={name}>
+    <details className={`tool tool-${outcome}`} data-testid="tool-call" data-tool={name} data-outcome={outcome}>
       <summary>
         <span className="tool-name">{name}</span>
-        <span className={`badge badge-${status === 'error' ? 'warning' : 'neutral'}`}>{status}</span>
+        <span className={`badge badge-${outcome === 'error' ? 'warning' : 'neutral'}`}>{LABEL[outcome]}</span>
       </summary>
       {args.length > 0 && (
         <>
@@ -32,10 +38,10 @@ export function ToolCall({
       )}
       {result !== null && (
         <>
-          <div className="tool-label">{result.isError ? 'Error' : 'Result'}</div>
+          <div className="tool-label">{outcome === 'error' ? 'Error' : outcome === 'question' ? 'Question' : 'Result'}</div>
           <pre className="tool-pre">{pretty(result.text)}</pre>
         </>
       )}
     </details>
   )
-}
+})

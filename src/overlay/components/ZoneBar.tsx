@@ -1,22 +1,30 @@
-import { compareZones, sessionZoneLabel } from '../lib/zones.ts'
+import { useLocale } from '../hooks/use-locale.ts'
+import { zoneDetail, zonePlace } from '../lib/display/index.ts'
+import { compareZones } from '../lib/zones.ts'
 
-/** The Session zone and this browser's zone, always visible; pass `sessionZone` undefined when no Session is open. */
+function Zone({ testId, zone, fallback }: { testId: string; zone: string | null; fallback: string }) {
+  const detail = zone === null ? undefined : zoneDetail(zone, Date.now())
+  return (
+    <dd data-testid={testId} data-time-zone={zone ?? ''} title={detail} className={zone === null ? 'zone-unavailable' : undefined}>
+      {zone === null ? fallback : zonePlace(zone)}
+      {detail !== undefined && <span className="visually-hidden"> ({detail})</span>}
+    </dd>
+  )
+}
+
+/** The Session zone and this browser's zone, always visible, as places (IANA id and offset on hover); `sessionZone` undefined when no Session is open. */
 export function ZoneBar({ sessionZone, browserZone }: { sessionZone?: string | null; browserZone: string | null }) {
   return (
     <dl className="zone-bar">
       {sessionZone !== undefined && (
         <div className="zone-pair">
-          <dt id="session-zone-label">Session zone</dt>
-          <dd data-testid="session-zone" aria-labelledby="session-zone-label" className={sessionZone === null ? 'zone-unavailable' : undefined}>
-            {sessionZoneLabel(sessionZone)}
-          </dd>
+          <dt>Session time</dt>
+          <Zone testId="session-zone" zone={sessionZone} fallback="unavailable" />
         </div>
       )}
       <div className="zone-pair">
-        <dt id="browser-zone-label">This browser</dt>
-        <dd data-testid="browser-zone" aria-labelledby="browser-zone-label">
-          {browserZone ?? 'unknown'}
-        </dd>
+        <dt>This browser</dt>
+        <Zone testId="browser-zone" zone={browserZone} fallback="unknown" />
       </div>
     </dl>
   )
@@ -24,15 +32,16 @@ export function ZoneBar({ sessionZone, browserZone }: { sessionZone?: string | n
 
 /** A banner shown only when the Session zone and this browser's zone differ (canonical comparison). */
 export function ZoneDisagreement({ sessionZone, browserZone }: { sessionZone: string | null; browserZone: string | null }) {
+  useLocale()
   const agreement = compareZones(sessionZone, browserZone)
   if (agreement.kind === 'same') return null
   let text: string
   switch (agreement.kind) {
     case 'different':
-      text = `This Session keeps time in ${agreement.sessionZone}, but this browser is in ${agreement.browserZone}. Local times you type without a zone are ambiguous, so the assistant will ask which zone you mean.`
+      text = `This Session keeps time in ${zonePlace(agreement.sessionZone)}, but this browser is in ${zonePlace(agreement.browserZone)}. Local times you type without a zone are ambiguous, so the assistant will ask which zone you mean.`
       break
     case 'headerless':
-      text = `This Session has no time zone (unavailable); this browser is in ${agreement.browserZone}. Name a zone when you ask for a local time.`
+      text = `This Session has no time zone; this browser is in ${zonePlace(agreement.browserZone)}. Name a zone when you ask for a local time.`
       break
     case 'browser-unknown':
       text = 'This browser does not report a usable time zone. Name a zone when you ask for a local time.'

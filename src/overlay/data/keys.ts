@@ -4,4 +4,5 @@ export const queryKeys = {
   session: (id: string) => ['session', id] as const,
   events: (id: string) => ['events', id] as const,
   schedules: (id: string) => ['schedules', id] as const,
+  serverTime: (zone: string | null) => ['server-time', zone] as const,
 }

@@ -1,62 +1,110 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query'
 import type {
   CreateSessionResponse,
   DeleteScheduleResponse,
-  EventsResponse,
   GetSessionResponse,
   ListSchedulesResponse,
-  ListSessionsResponse,
+  ScheduleView,
   SendMessageResponse,
   SessionStatus,
   SessionSummary,
 } from '../../protocol/index.ts'
 import { sampleBrowserZone } from '../lib/browser-zone.ts'
-import { contiguousEnd, mergeEvents, type EventLog } from '../lib/event-log.ts'
+import { appendToLog, logFromPage, prependToLog, type EventsPage, type SessionLog } from '../lib/session-log.ts'
 import { ApiError, apiRequest, sessionApiPath } from './http.ts'
 import { queryKeys } from './keys.ts'
 
 /** How a message enters the session: next turn (`queue`) or the running turn's next step (`steer`). */
 export type SendMode = 'queue' | 'steer'
 
-/** The Session list, newest first. */
-export function useSessions() {
-  return useQuery({
+/** One page of the Session list (SPEC 8 v2). */
+export type SessionsPage = { sessions: SessionSummary[]; nextCursor?: string | null }
+
+/** Sessions per list page. */
+export const SESSIONS_PAGE = 50
+/** Events per conversation page. */
+export const EVENTS_PAGE = 500
+const CATCH_UP_PAGE = 5_000
+const CATCH_UP_PAGES = 4
+
+/** The Session list, newest first, one page at a time; `live` turns polling off while the all-sessions stream is open. */
+export function useSessions(live: boolean) {
+  return useInfiniteQuery({
     queryKey: queryKeys.sessions(),
-    queryFn: ({ signal }) => apiRequest<ListSessionsResponse>('/api/sessions', { signal }),
-    select: (data) => [...data.sessions].sort((a, b) => b.createdAt - a.createdAt),
-    refetchInterval: 15_000,
+    queryFn: ({ signal, pageParam }) =>
+      apiRequest<SessionsPage>(`/api/sessions?limit=${SESSIONS_PAGE}${pageParam === null ? '' : `&before=${encodeURIComponent(pageParam)}`}`, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (typeof last.nextCursor === 'string' && last.nextCursor.length > 0 ? last.nextCursor : null),
+    select: (data) => {
+      const seen = new Set<string>()
+      const sessions: SessionSummary[] = []
+      for (const page of data.pages) {
+        for (const session of page.sessions) {
+          if (seen.has(session.id)) continue
+          seen.add(session.id)
+          sessions.push(session)
+        }
+      }
+      return sessions.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+    },
+    refetchInterval: live ? false : 15_000,
   })
 }
 
 /** One Session's summary (zone, status, title). */
-export function useSession(id: string) {
+export function useSession(id: string, enabled = true) {
   return useQuery({
     queryKey: queryKeys.session(id),
     queryFn: ({ signal }) => apiRequest<GetSessionResponse>(sessionApiPath(id), { signal }),
     select: (data) => data.session,
+    enabled,
     retry: (failures, error) => !(error instanceof ApiError && error.status === 404) && failures < 3,
   })
 }
 
-/** Fetches the events after the contiguous prefix already held and merges them into the cached log. */
-export async function fetchEventLog(client: QueryClient, id: string, signal?: AbortSignal): Promise<EventLog> {
-  const key = queryKeys.events(id)
-  const held = client.getQueryData<EventLog>(key)
-  const after = held === undefined ? -1 : contiguousEnd(held.events)
-  const path = after >= 0 ? sessionApiPath(id, `/events?after=${after}`) : sessionApiPath(id, '/events')
-  const response = await apiRequest<EventsResponse>(path, { signal })
-  return mergeEvents(client.getQueryData<EventLog>(key), response.events, response.header)
+function eventsPath(id: string, params: Record<string, number>): string {
+  const query = Object.entries(params)
+    .map(([key, value]) => `${key}=${value}`)
+    .join('&')
+  return sessionApiPath(id, `/events?${query}`)
 }
 
-/** One Session's event log; refetches are incremental and merge with events the stream already delivered. */
-export function useEventLog(id: string, enabled = true) {
+/** Fetches the last page of a log, or (when a window is held) the events after it, and folds them in. */
+export async function fetchSessionLog(client: QueryClient, id: string, signal?: AbortSignal): Promise<SessionLog> {
+  const key = queryKeys.events(id)
+  const held = client.getQueryData<SessionLog>(key)
+  if (held === undefined) return logFromPage(await apiRequest<EventsPage>(eventsPath(id, { limit: EVENTS_PAGE }), { signal }))
+  let log = held
+  for (let round = 0; round < CATCH_UP_PAGES; round++) {
+    const page = await apiRequest<EventsPage>(eventsPath(id, { after: log.lastSeq, limit: CATCH_UP_PAGE }), { signal })
+    const current = client.getQueryData<SessionLog>(key) ?? log
+    const { log: next, gap } = appendToLog(current, page.events, page.header)
+    log = { ...next, eventCount: Math.max(next.eventCount, page.eventCount ?? 0) }
+    if (gap) break
+    if (page.events.length < CATCH_UP_PAGE || log.lastSeq + 1 >= log.eventCount) return log
+  }
+  return logFromPage(await apiRequest<EventsPage>(eventsPath(id, { limit: EVENTS_PAGE }), { signal }))
+}
+
+/** One Session's log window: the last page first; refetches bring only what is new. */
+export function useSessionLog(id: string, enabled = true) {
   return useQuery({
     queryKey: queryKeys.events(id),
-    queryFn: ({ client, signal }) => fetchEventLog(client, id, signal),
+    queryFn: ({ client, signal }) => fetchSessionLog(client, id, signal),
     structuralSharing: false,
     staleTime: 30_000,
     enabled,
   })
+}
+
+/** Loads the page of events just before the window and prepends it. */
+export async function loadOlderEvents(client: QueryClient, id: string): Promise<void> {
+  const key = queryKeys.events(id)
+  const held = client.getQueryData<SessionLog>(key)
+  if (held === undefined || held.firstSeq <= 0) return
+  const page = await apiRequest<EventsPage>(eventsPath(id, { before: held.firstSeq, limit: EVENTS_PAGE }))
+  const current = client.getQueryData<SessionLog>(key)
+  if (current !== undefined) client.setQueryData<SessionLog>(key, prependToLog(current, page.events))
 }
 
 /** One Session's active reminders. */
@@ -70,6 +118,27 @@ export function useSchedules(id: string, enabled = true) {
   })
 }
 
+function patchList(client: QueryClient, patch: (sessions: SessionSummary[]) => SessionSummary[]): void {
+  client.setQueryData<InfiniteData<SessionsPage, string | null>>(queryKeys.sessions(), (old) =>
+    old === undefined ? old : { ...old, pages: old.pages.map((page, index) => ({ ...page, sessions: index === 0 ? patch(page.sessions) : page.sessions })) },
+  )
+}
+
+/** Records a summary the server sent (stream notice, create, rename) in the Session's cache and the list. */
+export function putSession(client: QueryClient, session: SessionSummary): void {
+  client.setQueryData<GetSessionResponse>(queryKeys.session(session.id), { session })
+  const data = client.getQueryData<InfiniteData<SessionsPage, string | null>>(queryKeys.sessions())
+  if (data === undefined) return
+  const listed = data.pages.some((page) => page.sessions.some((s) => s.id === session.id))
+  client.setQueryData<InfiniteData<SessionsPage, string | null>>(queryKeys.sessions(), {
+    ...data,
+    pages: data.pages.map((page, index) => {
+      if (listed) return { ...page, sessions: page.sessions.map((s) => (s.id === session.id ? session : s)) }
+      return index === 0 ? { ...page, sessions: [session, ...page.sessions] } : page
+    }),
+  })
+}
+
 /** Records a Session's running status (null: unchanged) and event count in the cached summary and list entry. */
 export function setSessionStatus(client: QueryClient, id: string, status: SessionStatus | null, eventCount?: number): void {
   const patch = (session: SessionSummary): SessionSummary => ({
@@ -78,24 +147,24 @@ export function setSessionStatus(client: QueryClient, id: string, status: Sessio
     eventCount: eventCount === undefined ? session.eventCount : Math.max(session.eventCount, eventCount),
   })
   client.setQueryData<GetSessionResponse>(queryKeys.session(id), (old) => (old === undefined ? old : { session: patch(old.session) }))
-  client.setQueryData<ListSessionsResponse>(queryKeys.sessions(), (old) =>
-    old === undefined ? old : { ...old, sessions: old.sessions.map((s) => (s.id === id ? patch(s) : s)) },
-  )
+  patchList(client, (sessions) => sessions.map((s) => (s.id === id ? patch(s) : s)))
 }
 
 /** Creates a Session in this browser's zone, sampled when the person asks. */
 export function useCreateSession() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: () =>
-      apiRequest<CreateSessionResponse>('/api/sessions', { method: 'POST', body: { timeZone: sampleBrowserZone() } }),
-    onSuccess: ({ session }) => {
-      client.setQueryData<GetSessionResponse>(queryKeys.session(session.id), { session })
-      client.setQueryData<ListSessionsResponse>(queryKeys.sessions(), (old) =>
-        old === undefined ? old : { ...old, sessions: [session, ...old.sessions.filter((s) => s.id !== session.id)] },
-      )
-      void client.invalidateQueries({ queryKey: queryKeys.sessions() })
-    },
+    mutationFn: () => apiRequest<CreateSessionResponse>('/api/sessions', { method: 'POST', body: { timeZone: sampleBrowserZone() } }),
+    onSuccess: ({ session }) => putSession(client, session),
+  })
+}
+
+/** Renames a Session (`PATCH`, SPEC 8 v2). */
+export function useRenameSession(id: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (title: string) => apiRequest<GetSessionResponse>(sessionApiPath(id), { method: 'PATCH', body: { title } }),
+    onSuccess: ({ session }) => putSession(client, session),
   })
 }
 
@@ -117,6 +186,14 @@ export function useCancelTurn(id: string) {
   })
 }
 
+function upsertSchedule(client: QueryClient, id: string, view: ScheduleView): void {
+  client.setQueryData<ListSchedulesResponse>(queryKeys.schedules(id), (old) => {
+    if (old === undefined) return old
+    const known = old.schedules.some((s) => s.id === view.id)
+    return { schedules: known ? old.schedules.map((s) => (s.id === view.id ? view : s)) : [...old.schedules, view] }
+  })
+}
+
 /** Deletes one reminder and refreshes the list. */
 export function useDeleteSchedule(id: string) {
   const client = useQueryClient()
@@ -129,5 +206,59 @@ export function useDeleteSchedule(id: string) {
       )
     },
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.schedules(id) }),
+  })
+}
+
+/** The fields of a reminder made or changed on screen (SPEC 7.9: local times always carry the zone picked). */
+export type ReminderFields = {
+  prompt?: string
+  after_seconds?: number
+  every_seconds?: number
+  at?: { date: string; time: string; time_zone: string }
+  rrule?: string
+  time_zone?: string
+}
+
+/** Creates a reminder without the model (`POST /schedules`). */
+export function useCreateSchedule(id: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (fields: ReminderFields) =>
+      apiRequest<{ schedule: ScheduleView }>(sessionApiPath(id, '/schedules'), { method: 'POST', body: fields }),
+    onSuccess: ({ schedule }) => upsertSchedule(client, id, schedule),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.schedules(id) }),
+  })
+}
+
+/** Changes a reminder (`PATCH /schedules/:scheduleId`). */
+export function useUpdateSchedule(id: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: ({ scheduleId, fields }: { scheduleId: string; fields: ReminderFields }) =>
+      apiRequest<{ schedule: ScheduleView }>(sessionApiPath(id, `/schedules/${encodeURIComponent(scheduleId)}`), { method: 'PATCH', body: fields }),
+    onSuccess: ({ schedule }) => upsertSchedule(client, id, schedule),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.schedules(id) }),
+  })
+}
+
+/** Minutes a Snooze defers a reminder by. */
+export const SNOOZE_SECONDS = 600
+
+/** Snoozes a reminder of any Session: a new one-off reminder with the same prompt, 10 minutes from now. */
+export async function snoozeSchedule(client: QueryClient, sessionId: string, scheduleId: string, seconds = SNOOZE_SECONDS): Promise<ScheduleView> {
+  const { schedule } = await apiRequest<{ schedule: ScheduleView }>(
+    sessionApiPath(sessionId, `/schedules/${encodeURIComponent(scheduleId)}/snooze`),
+    { method: 'POST', body: { seconds } },
+  )
+  upsertSchedule(client, sessionId, schedule)
+  void client.invalidateQueries({ queryKey: queryKeys.schedules(sessionId) })
+  return schedule
+}
+
+/** Snooze as a mutation, for buttons that show progress and errors. */
+export function useSnooze() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: ({ sessionId, scheduleId }: { sessionId: string; scheduleId: string }) => snoozeSchedule(client, sessionId, scheduleId),
   })
 }

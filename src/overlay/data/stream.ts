@@ -1,148 +1,152 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import type { GetSessionResponse, SessionEvent, SessionStatus } from '../../protocol/index.ts'
-import { contiguousEnd, hasGap, lastSeq, mergeEvents, type EventLog } from '../lib/event-log.ts'
-import { withAccessToken } from './auth.ts'
+import type { SessionEvent, SessionStatus } from '../../protocol/index.ts'
+import type { SseMessage } from '../lib/sse-parser.ts'
+import { appendToLog, type SessionLog } from '../lib/session-log.ts'
+import { connectivityReporter } from './connectivity.ts'
 import { sessionApiPath } from './http.ts'
 import { queryKeys } from './keys.ts'
 import { setSessionStatus } from './queries.ts'
+import { openSse } from './sse-client.ts'
+import { addDelta, settleStreaming } from './streaming-text.ts'
 
 /** The state of a Session's live stream. */
 export type StreamState = 'connecting' | 'live' | 'reconnecting'
 
-type Incoming = { kind: 'event'; event: SessionEvent } | { kind: 'status'; status: SessionStatus }
-
 const FLUSH_MS = 16
-const DEFER_MS = 100
-const MAX_RETRY_MS = 30_000
 
-function parseEvent(data: string): SessionEvent | null {
+function parseJson(data: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(data)
-    if (typeof value !== 'object' || value === null) return null
-    const v = value as Record<string, unknown>
-    return typeof v.seq === 'number' && typeof v.type === 'string' && typeof v.time === 'number' ? (value as SessionEvent) : null
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null
   } catch {
     return null
   }
 }
 
-function parseStatus(data: string): SessionStatus | null {
-  try {
-    const value: unknown = JSON.parse(data)
-    if (typeof value !== 'object' || value === null) return null
-    const status = (value as Record<string, unknown>).status
-    return status === 'idle' || status === 'running' ? status : null
-  } catch {
-    return null
-  }
+function asEvent(value: Record<string, unknown> | null): SessionEvent | null {
+  return value !== null && typeof value.seq === 'number' && typeof value.type === 'string' && typeof value.time === 'number'
+    ? (value as unknown as SessionEvent)
+    : null
 }
 
-/** Streams a Session's events into the query cache (deduplicated by seq), tracks running status and resumes after drops. */
+function asStatus(value: Record<string, unknown> | null): SessionStatus | null {
+  return value?.status === 'idle' || value?.status === 'running' ? value.status : null
+}
+
+/**
+ * Streams a Session's events into its log window, opened at the window's last seq (never replaying the log), resuming
+ * from it after drops; tracks running status and the model's streaming text. Needs the window fetched first.
+ */
 export function useSessionStream(id: string, enabled: boolean): StreamState {
   const client = useQueryClient()
   const [state, setState] = useState<StreamState>('connecting')
 
   useEffect(() => {
     if (!enabled) return
-    const eventsKey = queryKeys.events(id)
-    let source: EventSource | null = null
-    let closed = false
-    let attempt = 0
-    let retryTimer: ReturnType<typeof setTimeout> | undefined
+    const key = queryKeys.events(id)
+    const reporter = connectivityReporter()
+    let queue: SessionEvent[] = []
+    let status: SessionStatus | null = null
     let flushTimer: ReturnType<typeof setTimeout> | undefined
-    let queue: Incoming[] = []
 
-    const catchUp = (cancelRefetch: boolean) => {
-      void client.refetchQueries({ queryKey: eventsKey, exact: true }, { cancelRefetch })
+    const catchUp = () => {
+      if (client.isFetching({ queryKey: key, exact: true }) === 0) void client.refetchQueries({ queryKey: key, exact: true })
     }
 
     const flush = () => {
       flushTimer = undefined
-      const batch = queue
+      const events = queue
       queue = []
-      const events: SessionEvent[] = []
-      let status: SessionStatus | null = null
-      let schedulesChanged = false
-      for (const item of batch) {
-        if (item.kind === 'status') {
-          status = item.status
-          continue
+      const held = client.getQueryData<SessionLog>(key)
+      let eventCount: number | undefined
+      if (events.length > 0 && held !== undefined) {
+        const { log, added, gap } = appendToLog(held, events)
+        if (log !== held) client.setQueryData<SessionLog>(key, log)
+        if (gap) catchUp()
+        eventCount = log.lastSeq + 1
+        let schedules = false
+        let summary = false
+        for (const event of added) {
+          if (event.type === 'assistant/message') settleStreaming(id, event.data.turn, event.data.step)
+          else if (event.type === 'turn/end') settleStreaming(id, event.data.turn)
+          else if (event.type === 'schedule/change') schedules = true
+          else if (event.type === 'session/title' || (event.type === 'user/message' && event.data.source.kind === 'user')) summary = true
         }
-        events.push(item.event)
-        if (item.event.type === 'schedule/change') schedulesChanged = true
+        if (schedules) void client.invalidateQueries({ queryKey: queryKeys.schedules(id) })
+        if (summary) void client.invalidateQueries({ queryKey: queryKeys.session(id) })
       }
-      let merged: EventLog | undefined
-      if (events.length > 0) {
-        const held = client.getQueryData<EventLog>(eventsKey)
-        if (held === undefined) {
-          if (client.getQueryState(eventsKey)?.status !== 'error') {
-            queue = events.map((event): Incoming => ({ kind: 'event', event })).concat(queue)
-            if (flushTimer === undefined) flushTimer = setTimeout(flush, DEFER_MS)
-          }
-        } else {
-          merged = mergeEvents(held, events)
-          if (merged !== held) client.setQueryData<EventLog>(eventsKey, merged)
-          if (hasGap(merged.events) && client.isFetching({ queryKey: eventsKey, exact: true }) === 0) catchUp(false)
-        }
-      }
-      if (status !== null || merged !== undefined) {
-        const eventCount = merged === undefined ? undefined : lastSeq(merged.events) + 1
-        setSessionStatus(client, id, status, eventCount)
-      }
-      if (schedulesChanged) void client.invalidateQueries({ queryKey: queryKeys.schedules(id) })
-      const untitled = client.getQueryData<GetSessionResponse>(queryKeys.session(id))?.session.title === undefined
-      if (untitled && events.some((e) => e.type === 'user/message' && e.data.source.kind === 'user')) {
-        void client.invalidateQueries({ queryKey: queryKeys.session(id) })
-        void client.invalidateQueries({ queryKey: queryKeys.sessions() })
-      }
+      if (status === 'idle') settleStreaming(id, null)
+      if (status !== null || eventCount !== undefined) setSessionStatus(client, id, status, eventCount)
+      status = null
     }
 
-    const enqueue = (item: Incoming) => {
-      queue.push(item)
+    const schedule = () => {
       if (flushTimer === undefined) flushTimer = setTimeout(flush, FLUSH_MS)
     }
 
-    const connect = () => {
-      if (closed) return
-      const held = client.getQueryData<EventLog>(eventsKey)
-      const after = held === undefined ? -1 : contiguousEnd(held.events)
-      const es = new EventSource(withAccessToken(sessionApiPath(id, after >= 0 ? `/stream?after=${after}` : '/stream')))
-      source = es
-      es.addEventListener('open', () => {
-        attempt = 0
-        setState('live')
-        catchUp(client.getQueryData<EventLog>(eventsKey) !== undefined)
-        void client.invalidateQueries({ queryKey: queryKeys.session(id) })
-        void client.invalidateQueries({ queryKey: queryKeys.schedules(id) })
-      })
-      es.addEventListener('session-event', (message: MessageEvent<string>) => {
-        const event = parseEvent(message.data)
-        if (event !== null) enqueue({ kind: 'event', event })
-      })
-      es.addEventListener('status', (message: MessageEvent<string>) => {
-        const status = parseStatus(message.data)
-        if (status !== null) enqueue({ kind: 'status', status })
-      })
-      es.addEventListener('error', () => {
-        if (closed) return
-        setState('reconnecting')
-        if (es.readyState !== EventSource.CLOSED) return
-        es.close()
-        const delay = Math.min(MAX_RETRY_MS, 1000 * 2 ** attempt)
-        attempt += 1
-        retryTimer = setTimeout(connect, delay)
-      })
+    const onMessage = (message: SseMessage) => {
+      switch (message.event) {
+        case 'session-event': {
+          const event = asEvent(parseJson(message.data))
+          if (event !== null) {
+            queue.push(event)
+            schedule()
+          }
+          break
+        }
+        case 'status': {
+          const next = asStatus(parseJson(message.data))
+          if (next !== null) {
+            status = next
+            schedule()
+          }
+          break
+        }
+        case 'assistant-delta': {
+          const delta = parseJson(message.data)
+          if (delta !== null && typeof delta.turn === 'number' && typeof delta.step === 'number' && typeof delta.text === 'string') {
+            addDelta(id, { turn: delta.turn, step: delta.step, text: delta.text })
+          }
+          break
+        }
+        default:
+          break
+      }
     }
 
+    let opened = false
+    const close = openSse(
+      {
+        url: () => {
+          const held = client.getQueryData<SessionLog>(key)
+          return sessionApiPath(id, `/stream?after=${held === undefined ? -1 : held.lastSeq}`)
+        },
+        resumeWithLastEventId: false,
+      },
+      {
+        onOpen: () => {
+          setState('live')
+          if (opened) {
+            void client.invalidateQueries({ queryKey: queryKeys.session(id) })
+            void client.invalidateQueries({ queryKey: queryKeys.schedules(id) })
+          }
+          opened = true
+        },
+        onMessage,
+        onReachable: (reachable) => {
+          reporter.report(reachable)
+          if (!reachable) setState('reconnecting')
+        },
+        onHttpError: () => setState('reconnecting'),
+      },
+    )
     setState('connecting')
-    connect()
     return () => {
-      closed = true
-      source?.close()
-      if (retryTimer !== undefined) clearTimeout(retryTimer)
-      if (flushTimer !== undefined) clearTimeout(flushTimer)
-      queue = []
+      close()
+      reporter.leave()
+      clearTimeout(flushTimer)
+      settleStreaming(id, null)
     }
   }, [client, id, enabled])
 

@@ -2,6 +2,7 @@ import type { MessageSource, SessionEvent, TextBlock, TurnEndReason, UserMessage
 import { COMPACT_PLUGIN, SCHEDULE_PLUGIN, TIME_CONTEXT_PLUGIN, clientZoneOfSource } from '../../protocol/index.ts'
 import { readingCard, type ReadingCard } from './reading-card.ts'
 import { parseReminderFollowUp, type ReminderFollowUp } from './schedule-reminder.ts'
+import { toolOutcome, type ToolOutcome } from './tool-outcome.ts'
 
 /** Where a user message stands: waiting in the inbox, entered into a step, or dropped without entering. */
 export type UserMessageState = 'queued' | 'entered' | 'dropped'
@@ -32,15 +33,41 @@ export type ConversationItem =
       name: string
       arguments: string
       result: { text: string; isError: boolean } | null
+      outcome: ToolOutcome
     }
-  | { kind: 'reading'; key: string; seq: number; time: number; text: string; card: ReadingCard | null }
+  | { kind: 'reading'; key: string; seq: number; time: number; text: string; card: ReadingCard | null; startedByReminder: boolean }
   | { kind: 'reminder-due'; key: string; seq: number; time: number; text: string; followUp: ReminderFollowUp }
   | { kind: 'compaction'; key: string; seq: number; time: number; summary: string; shadowedFrom: number | null; shadowedTo: number | null }
   | { kind: 'plugin-note'; key: string; seq: number; time: number; plugin: string; text: string }
-  | { kind: 'turn-end'; key: string; seq: number; time: number; turn: number; reason: Exclude<TurnEndReason, 'completed'>; message: string | null }
+  | {
+      kind: 'turn-end'
+      key: string
+      seq: number
+      time: number
+      turn: number
+      reason: Exclude<TurnEndReason, 'completed'>
+      message: string | null
+      /** The first message a person sent in this turn, re-sent by Retry; null when none is known (e.g. a reminder turn). */
+      prompt: string | null
+    }
 
 /** The conversation view of a log: items in log order, then user messages still waiting in the inbox. */
 export type Conversation = { items: ConversationItem[]; queued: UserItem[]; openTurn: number | null }
+
+/**
+ * The incremental fold behind the conversation view. It is an accumulator owned by one log: `foldEvents` appends to
+ * `items` in place (and replaces a tool call's item when its result arrives), so each update costs what its new events cost.
+ */
+export type ConversationFold = {
+  items: ConversationItem[]
+  toolIndex: Map<string, number>
+  waiting: Map<string, { event: SessionEvent<'inbox/enqueued'>; mode: UserItem['mode'] }>
+  modeById: Map<string, UserItem['mode']>
+  openTurn: number | null
+  lastTurn: number | null
+  turnPrompt: string | null
+  turnByReminder: boolean
+}
 
 /** The text of a message's content blocks. */
 export function contentText(content: readonly TextBlock[]): string {
@@ -65,151 +92,184 @@ function userItem(message: UserMessage, seq: number, time: number, state: UserMe
   }
 }
 
-function messageItem(event: SessionEvent<'user/message'>, mode: UserItem['mode']): ConversationItem {
+function messageItem(fold: ConversationFold, event: SessionEvent<'user/message'>, mode: UserItem['mode']): ConversationItem {
   const message = event.data
   const plugin = pluginName(message.source)
   const text = contentText(message.content)
   const base = { seq: event.seq, time: event.time }
-  if (plugin === TIME_CONTEXT_PLUGIN) return { kind: 'reading', key: `reading:${event.seq}`, ...base, text, card: readingCard(text) }
+  if (plugin === TIME_CONTEXT_PLUGIN) {
+    return { kind: 'reading', key: `reading:${event.seq}`, ...base, text, card: readingCard(text), startedByReminder: fold.turnByReminder }
+  }
   if (plugin === SCHEDULE_PLUGIN) {
     const followUp = parseReminderFollowUp(text)
-    if (followUp !== null) return { kind: 'reminder-due', key: `due:${event.seq}`, ...base, text, followUp }
+    if (followUp !== null) {
+      if (fold.openTurn !== null) fold.turnByReminder = true
+      return { kind: 'reminder-due', key: `due:${event.seq}`, ...base, text, followUp }
+    }
   }
   if (plugin === COMPACT_PLUGIN) {
     return { kind: 'compaction', key: `compact:${event.seq}`, ...base, summary: text, shadowedFrom: null, shadowedTo: null }
   }
   if (plugin !== null) return { kind: 'plugin-note', key: `plugin:${event.seq}`, ...base, plugin, text }
+  if (fold.openTurn !== null && fold.turnPrompt === null && message.source.kind === 'user') fold.turnPrompt = contentText(message.content)
   return userItem(message, event.seq, event.time, 'entered', mode)
 }
 
-/** Folds a session log into the conversation a person reads. */
-export function buildConversation(events: readonly SessionEvent[]): Conversation {
-  const items: ConversationItem[] = []
-  const toolIndex = new Map<string, number>()
-  const enqueued = new Map<string, { event: SessionEvent<'inbox/enqueued'>; mode: UserItem['mode'] }>()
-  const modeById = new Map<string, UserItem['mode']>()
-  let openTurn: number | null = null
-  for (const event of events) {
-    switch (event.type) {
-      case 'turn/start':
-        openTurn = event.data.turn
-        break
-      case 'turn/end':
-        openTurn = null
-        if (event.data.reason !== 'completed') {
-          items.push({
-            kind: 'turn-end',
-            key: `turn-end:${event.seq}`,
-            seq: event.seq,
-            time: event.time,
-            turn: event.data.turn,
-            reason: event.data.reason,
-            message: typeof event.data.message === 'string' ? event.data.message : null,
-          })
-        }
-        break
-      case 'inbox/enqueued': {
-        const mode = event.data.target === 'next-step' ? 'steer' : 'queue'
-        modeById.set(event.data.message.id, mode)
-        enqueued.set(event.data.message.id, { event, mode })
-        break
+/** A fold that has seen nothing yet. */
+export function emptyFold(): ConversationFold {
+  return {
+    items: [],
+    toolIndex: new Map(),
+    waiting: new Map(),
+    modeById: new Map(),
+    openTurn: null,
+    lastTurn: null,
+    turnPrompt: null,
+    turnByReminder: false,
+  }
+}
+
+function foldOne(fold: ConversationFold, event: SessionEvent): void {
+  const { items } = fold
+  switch (event.type) {
+    case 'turn/start':
+      fold.openTurn = event.data.turn
+      fold.lastTurn = event.data.turn
+      fold.turnPrompt = null
+      fold.turnByReminder = false
+      break
+    case 'turn/end':
+      if (event.data.reason !== 'completed') {
+        items.push({
+          kind: 'turn-end',
+          key: `turn-end:${event.seq}`,
+          seq: event.seq,
+          time: event.time,
+          turn: event.data.turn,
+          reason: event.data.reason,
+          message: typeof event.data.message === 'string' ? event.data.message : null,
+          prompt: fold.turnPrompt,
+        })
       }
-      case 'inbox/dropped':
-        for (const id of event.data.ids) {
-          const waiting = enqueued.get(id)
-          if (waiting === undefined) continue
-          enqueued.delete(id)
-          if (waiting.event.data.message.source.kind === 'user') {
-            items.push({ ...userItem(waiting.event.data.message, event.seq, event.time, 'dropped', waiting.mode), key: `dropped:${id}` })
-          }
+      fold.openTurn = null
+      fold.lastTurn = event.data.turn
+      fold.turnPrompt = null
+      fold.turnByReminder = false
+      break
+    case 'inbox/enqueued': {
+      const mode = event.data.target === 'next-step' ? 'steer' : 'queue'
+      fold.modeById.set(event.data.message.id, mode)
+      fold.waiting.set(event.data.message.id, { event, mode })
+      break
+    }
+    case 'inbox/dropped':
+      for (const id of event.data.ids) {
+        const waiting = fold.waiting.get(id)
+        if (waiting === undefined) continue
+        fold.waiting.delete(id)
+        if (waiting.event.data.message.source.kind === 'user') {
+          items.push({ ...userItem(waiting.event.data.message, event.seq, event.time, 'dropped', waiting.mode), key: `dropped:${id}` })
         }
-        break
-      case 'user/message': {
-        enqueued.delete(event.data.id)
-        const item = messageItem(event, modeById.get(event.data.id) ?? 'queue')
-        const previous = items[items.length - 1]
-        if (item.kind === 'compaction' && previous !== undefined && previous.kind === 'compaction' && previous.seq === event.seq - 1) {
-          items[items.length - 1] = { ...previous, summary: previous.summary.length > 0 ? previous.summary : item.summary }
-        } else {
-          items.push(item)
-        }
-        break
       }
-      case 'assistant/message': {
-        const text = contentText(event.data.content)
-        if (text.trim().length > 0) {
-          items.push({
-            kind: 'assistant',
-            key: `assistant:${event.seq}`,
-            seq: event.seq,
-            time: event.time,
-            turn: event.data.turn,
-            step: event.data.step,
-            text,
-          })
-        }
-        break
+      break
+    case 'user/message': {
+      fold.waiting.delete(event.data.id)
+      const mode = fold.modeById.get(event.data.id) ?? 'queue'
+      fold.modeById.delete(event.data.id)
+      const item = messageItem(fold, event, mode)
+      const previous = items[items.length - 1]
+      if (item.kind === 'compaction' && previous !== undefined && previous.kind === 'compaction' && previous.seq === event.seq - 1) {
+        items[items.length - 1] = { ...previous, summary: previous.summary.length > 0 ? previous.summary : item.summary }
+      } else {
+        items.push(item)
       }
-      case 'tool/call':
-        toolIndex.set(event.data.callId, items.length)
+      break
+    }
+    case 'assistant/message': {
+      const text = contentText(event.data.content)
+      if (text.trim().length > 0) {
+        items.push({ kind: 'assistant', key: `assistant:${event.seq}`, seq: event.seq, time: event.time, turn: event.data.turn, step: event.data.step, text })
+      }
+      break
+    }
+    case 'tool/call':
+      fold.toolIndex.set(event.data.callId, items.length)
+      items.push({
+        kind: 'tool',
+        key: `tool:${event.seq}`,
+        seq: event.seq,
+        time: event.time,
+        callId: event.data.callId,
+        name: event.data.name,
+        arguments: event.data.arguments,
+        result: null,
+        outcome: 'running',
+      })
+      break
+    case 'tool/result': {
+      const result = { text: contentText(event.data.content), isError: event.data.isError === true }
+      const index = fold.toolIndex.get(event.data.callId)
+      fold.toolIndex.delete(event.data.callId)
+      const call = index === undefined ? undefined : items[index]
+      if (index !== undefined && call !== undefined && call.kind === 'tool') {
+        items[index] = { ...call, result, outcome: toolOutcome(result) }
+      } else {
         items.push({
           kind: 'tool',
-          key: `tool:${event.seq}`,
+          key: `tool-result:${event.seq}`,
           seq: event.seq,
           time: event.time,
           callId: event.data.callId,
-          name: event.data.name,
-          arguments: event.data.arguments,
-          result: null,
+          name: 'tool',
+          arguments: '',
+          result,
+          outcome: toolOutcome(result),
         })
-        break
-      case 'tool/result': {
-        const result = { text: contentText(event.data.content), isError: event.data.isError === true }
-        const index = toolIndex.get(event.data.callId)
-        const call = index === undefined ? undefined : items[index]
-        if (call !== undefined && call.kind === 'tool') {
-          items[index as number] = { ...call, result }
-        } else {
-          items.push({
-            kind: 'tool',
-            key: `tool-result:${event.seq}`,
-            seq: event.seq,
-            time: event.time,
-            callId: event.data.callId,
-            name: 'tool',
-            arguments: '',
-            result,
-          })
-        }
-        break
       }
-      case 'compact/summary':
-        items.push({
-          kind: 'compaction',
-          key: `compact:${event.seq}`,
-          seq: event.seq,
-          time: event.time,
-          summary: event.data.summary,
-          shadowedFrom: event.data.shadowedFrom,
-          shadowedTo: event.data.shadowedTo,
-        })
-        break
-      case 'step/start':
-      case 'step/end':
-      case 'request/header':
-      case 'schedule/change':
-      case 'session/title':
-        break
-      default: {
-        const unreachable: never = event
-        void unreachable
-      }
+      break
+    }
+    case 'compact/summary':
+      items.push({
+        kind: 'compaction',
+        key: `compact:${event.seq}`,
+        seq: event.seq,
+        time: event.time,
+        summary: event.data.summary,
+        shadowedFrom: event.data.shadowedFrom,
+        shadowedTo: event.data.shadowedTo,
+      })
+      break
+    case 'step/start':
+    case 'step/end':
+    case 'request/header':
+    case 'schedule/change':
+    case 'session/title':
+      break
+    default: {
+      const unreachable: never = event
+      void unreachable
     }
   }
+}
+
+/** Folds new events (in seq order, after everything folded so far) into the fold; costs O(new events). */
+export function foldEvents(fold: ConversationFold, events: readonly SessionEvent[]): void {
+  for (const event of events) foldOne(fold, event)
+}
+
+/** The person's messages still waiting in the inbox, in the order they were accepted. */
+export function queuedItems(fold: ConversationFold): UserItem[] {
   const queued: UserItem[] = []
-  for (const { event, mode } of enqueued.values()) {
+  for (const { event, mode } of fold.waiting.values()) {
     if (event.data.message.source.kind !== 'user') continue
     queued.push(userItem(event.data.message, event.seq, event.time, 'queued', mode))
   }
-  return { items, queued, openTurn }
+  return queued
+}
+
+/** Folds a whole session log into the conversation a person reads. */
+export function buildConversation(events: readonly SessionEvent[]): Conversation {
+  const fold = emptyFold()
+  foldEvents(fold, events)
+  return { items: fold.items, queued: queuedItems(fold), openTurn: fold.openTurn }
 }

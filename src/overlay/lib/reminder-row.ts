@@ -1,8 +1,8 @@
-import { describeRrule, sameTimeZone, zonePlace } from '../../protocol/index.ts'
+import { describeRrule, zonePlace } from '../../protocol/index.ts'
 import type { ScheduleView } from '../../protocol/index.ts'
-import { countdownText, instantMs, reminderState, type ReminderState } from './countdown.ts'
-import { formatDueTimes, formatInstantInZone, type DueTimes } from './due-time.ts'
-import { formatSeconds } from '../../protocol/index.ts'
+import { instantMs, reminderState, type ReminderState } from './countdown.ts'
+import { coarseCountdown, durationWords, everyWords, formatWhen } from './display/index.ts'
+import { zonedTimes, type ZonedTimes } from './zoned-time.ts'
 
 /** One upcoming occurrence in the reminder's own zone and, when different, in this browser's. */
 export type UpcomingTime = { at: string; own: string | null; browser: string | null }
@@ -13,24 +13,24 @@ export type ReminderRow = {
   prompt: string
   rule: string
   scheduledAt: string
-  due: DueTimes
+  /** The zone the reminder keeps time in: its own, else the Session's. */
+  zone: string | null
+  times: ZonedTimes
   state: ReminderState
   countdown: string
-  /** The reminder's own zone (calendar or local `at`), when it has one. */
-  zone: string | null
   upcoming: UpcomingTime[]
   history: string
 }
 
-/** Describes how a reminder repeats: `One-off`, `Every 15m 0s`, or a calendar rule in words with its place (`Weekdays at 08:30 · New York`). */
+/** How a reminder repeats, in words: `Once`, `Once, 10 min after it was set`, `Every 15 min`, or a calendar rule with its place (`Weekdays at 08:30 · New York`). */
 export function describeRule(view: ScheduleView): string {
   switch (view.kind) {
     case 'at':
-      return 'One-off'
+      return 'Once'
     case 'after':
-      return `One-off, ${formatSeconds(view.afterSeconds)} after it was set`
+      return `Once, ${durationWords(view.afterSeconds)} after it was set`
     case 'every':
-      return `Every ${formatSeconds(view.everySeconds)}`
+      return everyWords(view.everySeconds)
     case 'calendar': {
       const words = describeRrule(view.rrule) ?? view.rrule
       return view.timeZone === null ? words : `${words} · ${zonePlace(view.timeZone)}`
@@ -42,41 +42,40 @@ export function describeRule(view: ScheduleView): string {
   }
 }
 
-/** The delivery history in words: `Not delivered yet`, `Delivered 3 times, last Wed 15 Jul 2026, 09:30:00 +02:00 · 2 missed`. */
-export function describeHistory(view: ScheduleView, zone: string | null): string {
+/** The zone a reminder keeps time in: its own (`timeZone` of the view), else the Session's. */
+export function reminderZone(view: ScheduleView, sessionZone: string | null): string | null {
+  return view.timeZone ?? sessionZone
+}
+
+/** The delivery history in words: `Not delivered yet`, `Delivered 3 times, last yesterday 08:30 · 2 missed`. */
+export function describeHistory(view: ScheduleView, zone: string | null, locale: string, nowMs: number): string {
   const missed = view.missed > 0 ? ` · ${view.missed} missed` : ''
   if (view.deliveries === 0) return `Not delivered yet${missed}`
   const last = view.lastDeliveredAt === null ? null : instantMs(view.lastDeliveredAt)
-  const lastText = last === null ? null : formatInstantInZone(last, zone ?? 'UTC')
+  const lastText = last === null ? null : formatWhen(last, zone ?? 'UTC', locale, nowMs)
   const times = view.deliveries === 1 ? 'once' : `${view.deliveries} times`
   return `Delivered ${times}${lastText === null ? '' : `, last ${lastText}`}${missed}`
 }
 
-function ownZone(view: ScheduleView): string | null {
-  return view.kind === 'calendar' || view.kind === 'at' ? view.timeZone : null
-}
-
 /** The panel row of a reminder at `nowMs`; the state is recomputed live (overdue iff now ≥ scheduledAt). */
-export function reminderRow(view: ScheduleView, sessionZone: string | null, browserZone: string | null, nowMs: number): ReminderRow {
+export function reminderRow(view: ScheduleView, sessionZone: string | null, browserZone: string | null, locale: string, nowMs: number): ReminderRow {
   const target = instantMs(view.scheduledAt)
-  const zone = ownZone(view)
-  const shownZone = zone ?? sessionZone
+  const zone = reminderZone(view, sessionZone)
   const upcoming = view.kind === 'calendar' || view.kind === 'every' ? view.upcoming : []
   return {
     id: view.id,
     prompt: view.prompt,
     rule: describeRule(view),
     scheduledAt: view.scheduledAt,
-    due: target === null ? { session: null, browser: null, sameZone: false } : formatDueTimes(target, shownZone, browserZone),
-    state: target === null ? view.state : reminderState(target, nowMs),
-    countdown: target === null ? 'unknown due time' : countdownText(target, nowMs),
     zone,
+    times: target === null ? { own: null, browser: null } : zonedTimes(target, zone, browserZone, locale, nowMs),
+    state: target === null ? view.state : reminderState(target, nowMs),
+    countdown: target === null ? 'unknown due time' : coarseCountdown(target, nowMs),
     upcoming: upcoming.map((at) => {
       const ms = instantMs(at)
-      const own = ms === null || shownZone === null ? null : formatInstantInZone(ms, shownZone)
-      const differs = browserZone !== null && (shownZone === null || !sameTimeZone(shownZone, browserZone))
-      return { at, own, browser: ms === null || !differs ? null : formatInstantInZone(ms, browserZone) }
+      const times = ms === null ? null : zonedTimes(ms, zone, browserZone, locale, nowMs)
+      return { at, own: times?.own?.when ?? null, browser: times?.browser?.when ?? null }
     }),
-    history: describeHistory(view, shownZone),
+    history: describeHistory(view, zone, locale, nowMs),
   }
 }

@@ -1,4 +1,7 @@
-/** Short display name of a Session: its title, or `Session <first 8 id chars>`. */
-export function sessionName(session: { id: string; title?: string }): string {
-  return session.title !== undefined && session.title.trim().length > 0 ? session.title : `Session ${session.id.slice(0, 8)}`
+import { formatWhen } from './display/index.ts'
+
+/** The name a Session is shown by: its title (a rename, else the first words of its first message), else when it was started, in this browser's words. */
+export function sessionName(session: { id: string; createdAt: number; title?: string }, locale: string, zone: string | null, nowMs: number): string {
+  if (session.title !== undefined && session.title.trim().length > 0) return session.title
+  return `Started ${formatWhen(session.createdAt, zone ?? 'UTC', locale, nowMs)}`
 }

@@ -1,14 +1,9 @@
-import { wallClockAt } from '../../../protocol/index.ts'
+import { utcOffsetMinutes } from '../../../protocol/index.ts'
 
 /** The zone's UTC offset in whole minutes at an instant (east positive), or null when the zone is unknown. */
 export function offsetMinutes(timeZone: string, instantMs: number): number | null {
   try {
-    const wall = wallClockAt(timeZone, instantMs)
-    const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second)
-    const wholeSecond = Math.floor(instantMs / 1000) * 1000
-    const utc = new Date(asUtc)
-    if (wall.year >= 0 && wall.year < 100) utc.setUTCFullYear(wall.year)
-    return Math.round((utc.getTime() - wholeSecond) / 60_000)
+    return utcOffsetMinutes(timeZone, instantMs)
   } catch {
     return null
   }

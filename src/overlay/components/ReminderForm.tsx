@@ -1,0 +1,133 @@
+import { useId, useState, type FormEvent } from 'react'
+import { errorMessage } from '../data/http.ts'
+import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
+import { askNotificationPermissionOnce } from '../lib/notifications.ts'
+import { draftFields, draftProblem, draftOf, newDraft, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
+import type { ScheduleView } from '../../protocol/index.ts'
+import { ZonePicker } from './ZonePicker.tsx'
+
+const KINDS: Array<[FormKind, string]> = [
+  ['at', 'At a date and time'],
+  ['after', 'After a while'],
+  ['every', 'Repeat every'],
+  ['daily', 'Every day at'],
+]
+
+/** The "New reminder" form, or "Edit" of one reminder: the person picks the zone on screen (SPEC 7.9). */
+export function ReminderForm({
+  sessionId,
+  sessionZone,
+  browserZone,
+  editing,
+  offline,
+  onDone,
+}: {
+  sessionId: string
+  sessionZone: string | null
+  browserZone: string | null
+  editing: { view: ScheduleView; zone: string | null } | null
+  offline: boolean
+  onDone: (scheduleId: string | null) => void
+}) {
+  const defaultZone = editing?.zone ?? sessionZone ?? browserZone ?? 'UTC'
+  const [draft, setDraft] = useState<ReminderDraft>(() => (editing === null ? newDraft(defaultZone, Date.now()) : draftOf(editing.view, defaultZone)))
+  const [shown, setShown] = useState(false)
+  const create = useCreateSchedule(sessionId)
+  const update = useUpdateSchedule(sessionId)
+  const pending = create.isPending || update.isPending
+  const failure = create.error ?? update.error
+  const problem = draftProblem(draft)
+  const ids = { prompt: useId(), kind: useId(), date: useId(), time: useId(), amount: useId(), unit: useId(), problem: useId() }
+  const change = (patch: Partial<ReminderDraft>) => setDraft((old) => ({ ...old, ...patch }))
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    setShown(true)
+    if (problem !== null || pending || offline) return
+    const fields = draftFields(draft)
+    if (editing === null) {
+      askNotificationPermissionOnce()
+      create.mutate(fields, { onSuccess: ({ schedule }) => onDone(schedule.id) })
+    } else {
+      update.mutate({ scheduleId: editing.view.id, fields }, { onSuccess: ({ schedule }) => onDone(schedule.id) })
+    }
+  }
+
+  const local = draft.kind === 'at' || draft.kind === 'daily'
+  return (
+    <form className="reminder-form" data-testid="reminder-form" onSubmit={onSubmit} aria-label={editing === null ? 'New reminder' : `Edit reminder ${editing.view.id}`}>
+      <div className="field">
+        <label htmlFor={ids.prompt}>Remind me to</label>
+        <input id={ids.prompt} data-testid="reminder-prompt" dir="auto" value={draft.prompt} onChange={(e) => change({ prompt: e.target.value })} autoFocus />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.kind}>When</label>
+        <select id={ids.kind} data-testid="reminder-kind" value={draft.kind} onChange={(e) => change({ kind: e.target.value as FormKind })}>
+          {KINDS.map(([kind, text]) => (
+            <option key={kind} value={kind}>
+              {text}
+            </option>
+          ))}
+        </select>
+      </div>
+      {local && (
+        <div className="field-row">
+          {draft.kind === 'at' && (
+            <div className="field">
+              <label htmlFor={ids.date}>Date</label>
+              <input id={ids.date} type="date" data-testid="reminder-date" value={draft.date} onChange={(e) => change({ date: e.target.value })} />
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor={ids.time}>Time</label>
+            <input id={ids.time} type="time" data-testid="reminder-time" value={draft.time} onChange={(e) => change({ time: e.target.value })} />
+          </div>
+        </div>
+      )}
+      {local && <ZonePicker value={draft.zone} onChange={(zone) => change({ zone })} sessionZone={sessionZone} browserZone={browserZone} />}
+      {!local && (
+        <div className="field-row">
+          <div className="field">
+            <label htmlFor={ids.amount}>{draft.kind === 'after' ? 'In' : 'Every'}</label>
+            <input
+              id={ids.amount}
+              type="number"
+              min={1}
+              step={1}
+              inputMode="numeric"
+              data-testid="reminder-amount"
+              value={draft.amount}
+              onChange={(e) => change({ amount: e.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.unit}>Unit</label>
+            <select id={ids.unit} data-testid="reminder-unit" value={draft.unit} onChange={(e) => change({ unit: e.target.value as SpanUnit })}>
+              <option value="min">minutes</option>
+              <option value="h">hours</option>
+              <option value="d">days</option>
+            </select>
+          </div>
+        </div>
+      )}
+      {shown && problem !== null && (
+        <p id={ids.problem} className="notice notice-error" role="alert">
+          {problem}
+        </p>
+      )}
+      {failure !== null && (
+        <p className="notice notice-error" role="alert">
+          Not saved: {errorMessage(failure)}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="button button-primary" data-testid="reminder-save" disabled={pending || offline}>
+          {pending ? 'Saving…' : editing === null ? 'Create reminder' : 'Save changes'}
+        </button>
+        <button type="button" className="button" onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}

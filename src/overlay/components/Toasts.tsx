@@ -1,0 +1,95 @@
+import { useState } from 'react'
+import { errorMessage } from '../data/http.ts'
+import { dismissToast, markDone, useToasts, type DueNotice } from '../data/notices.ts'
+import { useSession, useSnooze } from '../data/queries.ts'
+import { instantMs } from '../lib/countdown.ts'
+import { sessionName } from '../lib/session-name.ts'
+import { zonedTimes } from '../lib/zoned-time.ts'
+
+function Toast({
+  notice,
+  activeId,
+  browserZone,
+  locale,
+  offline,
+  onOpen,
+}: {
+  notice: DueNotice
+  activeId: string | null
+  browserZone: string | null
+  locale: string
+  offline: boolean
+  onOpen: (id: string) => void
+}) {
+  const session = useSession(notice.sessionId)
+  const snooze = useSnooze()
+  const [now] = useState(() => Date.now())
+  const zone = session.data?.timeZone ?? null
+  const at = instantMs(notice.occurrenceAt)
+  const times = at === null ? null : zonedTimes(at, zone, browserZone, locale, now)
+  const name = session.data === undefined ? 'a session' : sessionName(session.data, locale, browserZone, now)
+  return (
+    <li className="toast" data-testid="toast" data-session-id={notice.sessionId} data-schedule-id={notice.scheduleId}>
+      <p className="toast-kicker">
+        Reminder due · <span dir="auto">{name}</span>
+      </p>
+      <p className="toast-prompt" dir="auto">
+        {notice.prompt}
+      </p>
+      {times?.own != null && (
+        <p className="small muted">
+          {times.own.when} · {times.own.place}
+          {times.browser !== null && ` (${times.browser.when} · ${times.browser.place})`}
+        </p>
+      )}
+      {snooze.isError && (
+        <p className="notice notice-error" role="alert">
+          Could not snooze: {errorMessage(snooze.error)}
+        </p>
+      )}
+      <div className="actions">
+        {notice.sessionId !== activeId && (
+          <button
+            type="button"
+            className="button button-small button-primary"
+            data-testid="toast-open"
+            onClick={() => {
+              dismissToast(notice.key)
+              onOpen(notice.sessionId)
+            }}
+          >
+            Open
+          </button>
+        )}
+        <button
+          type="button"
+          className="button button-small"
+          data-testid="reminder-snooze"
+          disabled={snooze.isPending || offline}
+          onClick={() => snooze.mutate({ sessionId: notice.sessionId, scheduleId: notice.scheduleId }, { onSuccess: () => markDone(notice.key) })}
+        >
+          {snooze.isPending ? 'Snoozing…' : 'Snooze 10 min'}
+        </button>
+        <button type="button" className="button button-small button-quiet" data-testid="toast-dismiss" onClick={() => dismissToast(notice.key)}>
+          Dismiss
+        </button>
+      </div>
+    </li>
+  )
+}
+
+/** Due reminders of any Session, as toasts with Open, Snooze 10 min and Dismiss. */
+export function Toasts(props: { activeId: string | null; browserZone: string | null; locale: string; offline: boolean; onOpen: (id: string) => void }) {
+  const toasts = useToasts()
+  return (
+    <section className="toasts" aria-label="Due reminders" aria-live="polite">
+      {toasts.length > 0 && (
+        <ul className="toast-list">
+          {toasts.map((notice) => (
+            <Toast key={notice.key} notice={notice} {...props} />
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,61 @@
+import { useId, useMemo } from 'react'
+import { sameTimeZone } from '../../protocol/index.ts'
+import { formatOffset, offsetMinutes, zonePlace } from '../lib/display/index.ts'
+
+function allZones(): string[] {
+  try {
+    return Intl.supportedValuesOf('timeZone')
+  } catch {
+    return []
+  }
+}
+
+function label(zone: string, now: number): string {
+  const minutes = offsetMinutes(zone, now)
+  return `${zonePlace(zone)} (${minutes === null ? zone : `${formatOffset(minutes)}, ${zone}`})`
+}
+
+/** Picks the zone a local time is read in: the Session zone by default, this browser's one click away, any zone from the list. */
+export function ZonePicker({
+  value,
+  onChange,
+  sessionZone,
+  browserZone,
+}: {
+  value: string
+  onChange: (zone: string) => void
+  sessionZone: string | null
+  browserZone: string | null
+}) {
+  const id = useId()
+  const now = Date.now()
+  const zones = useMemo(() => allZones(), [])
+  const known = zones.some((zone) => zone === value) || value === sessionZone || value === browserZone
+  const others = zones.filter((zone) => zone !== sessionZone && zone !== browserZone)
+  return (
+    <div className="zone-picker">
+      <label htmlFor={id}>Time zone</label>
+      <div className="zone-picker-row">
+        <select id={id} data-testid="reminder-zone" value={value} onChange={(event) => onChange(event.target.value)}>
+          {sessionZone !== null && <option value={sessionZone}>{`${label(sessionZone, now)} · this Session`}</option>}
+          {browserZone !== null && (sessionZone === null || !sameTimeZone(sessionZone, browserZone)) && (
+            <option value={browserZone}>{`${label(browserZone, now)} · this browser`}</option>
+          )}
+          {!known && <option value={value}>{label(value, now)}</option>}
+          <optgroup label="All zones">
+            {others.map((zone) => (
+              <option key={zone} value={zone}>
+                {label(zone, now)}
+              </option>
+            ))}
+          </optgroup>
+        </select>
+        {browserZone !== null && !sameTimeZone(value, browserZone) && (
+          <button type="button" className="button button-small" data-testid="reminder-zone-browser" onClick={() => onChange(browserZone)}>
+            Use this browser’s zone ({zonePlace(browserZone)})
+          </button>
+        )}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,113 @@
+import { useSyncExternalStore } from 'react'
+
+/** A reminder of some Session that came due (`event: reminder-due`, SPEC 8 v2). */
+export type DueNotice = { key: string; sessionId: string; scheduleId: string; prompt: string; occurrenceAt: string }
+
+type State = { toasts: DueNotice[]; unread: Readonly<Record<string, number>>; done: ReadonlySet<string>; active: string | null }
+
+const UNREAD_KEY = 'schedule-web:unread'
+const DONE_KEY = 'schedule-web:done'
+const DONE_LIMIT = 500
+const TOAST_LIMIT = 4
+
+function load<T>(key: string, fallback: T, valid: (value: unknown) => value is T): T {
+  try {
+    const raw = window.localStorage.getItem(key)
+    if (raw === null) return fallback
+    const value: unknown = JSON.parse(raw)
+    return valid(value) ? value : fallback
+  } catch {
+    return fallback
+  }
+}
+
+function save(key: string, value: unknown): void {
+  try {
+    window.localStorage.setItem(key, JSON.stringify(value))
+  } catch {
+    // storage can be full or unavailable: the marks still live for this page
+  }
+}
+
+const isCounts = (value: unknown): value is Record<string, number> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((n) => Number.isSafeInteger(n) && (n as number) > 0)
+const isKeys = (value: unknown): value is string[] => Array.isArray(value) && value.every((k) => typeof k === 'string')
+
+let state: State = {
+  toasts: [],
+  unread: typeof window === 'undefined' ? {} : load(UNREAD_KEY, {}, isCounts),
+  done: new Set(typeof window === 'undefined' ? [] : load(DONE_KEY, [], isKeys)),
+  active: null,
+}
+const listeners = new Set<() => void>()
+
+function set(next: State): void {
+  if (next.unread !== state.unread) save(UNREAD_KEY, next.unread)
+  if (next.done !== state.done) save(DONE_KEY, [...next.done].slice(-DONE_LIMIT))
+  state = next
+  for (const listener of listeners) listener()
+}
+
+/** The key that names one occurrence of one reminder, shared by the toast and the due card. */
+export function noticeKey(sessionId: string, scheduleId: string, occurrenceAt: string): string {
+  return `${sessionId}\u0000${scheduleId}\u0000${occurrenceAt}`
+}
+
+function watching(sessionId: string): boolean {
+  return state.active === sessionId && document.visibilityState === 'visible'
+}
+
+/** Records a due reminder: a toast, and an unread mark unless the person is looking at that Session right now. */
+export function noticeDue(notice: Omit<DueNotice, 'key'>): DueNotice {
+  const key = noticeKey(notice.sessionId, notice.scheduleId, notice.occurrenceAt)
+  const full = { ...notice, key }
+  if (state.toasts.some((t) => t.key === key) || state.done.has(key)) return full
+  const unread = watching(notice.sessionId) ? state.unread : { ...state.unread, [notice.sessionId]: (state.unread[notice.sessionId] ?? 0) + 1 }
+  set({ ...state, toasts: [...state.toasts, full].slice(-TOAST_LIMIT), unread })
+  return full
+}
+
+/** Closes a toast. */
+export function dismissToast(key: string): void {
+  set({ ...state, toasts: state.toasts.filter((t) => t.key !== key) })
+}
+
+/** Marks a reminder occurrence as handled (Done): its toast closes and its due card says so. */
+export function markDone(key: string): void {
+  const done = new Set(state.done)
+  done.add(key)
+  set({ ...state, done, toasts: state.toasts.filter((t) => t.key !== key) })
+}
+
+/** Clears a Session's unread mark. */
+export function markRead(sessionId: string): void {
+  if (state.unread[sessionId] === undefined) return
+  const { [sessionId]: _read, ...rest } = state.unread
+  set({ ...state, unread: rest })
+}
+
+/** Tells the store which Session the person has open (null: none); opening one reads it. */
+export function setActiveSession(sessionId: string | null): void {
+  if (state.active !== sessionId) state = { ...state, active: sessionId }
+  if (sessionId !== null && document.visibilityState === 'visible') markRead(sessionId)
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** Toasts on screen, oldest first. */
+export function useToasts(): DueNotice[] {
+  return useSyncExternalStore(subscribe, () => state.toasts)
+}
+
+/** Unread due reminders per Session. */
+export function useUnread(): Readonly<Record<string, number>> {
+  return useSyncExternalStore(subscribe, () => state.unread)
+}
+
+/** Occurrences the person marked Done. */
+export function useDone(): ReadonlySet<string> {
+  return useSyncExternalStore(subscribe, () => state.done)
+}

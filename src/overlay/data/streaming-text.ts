@@ -1,0 +1,42 @@
+import { useSyncExternalStore } from 'react'
+
+/** Text a model is generating right now, per step (SPEC 9 "Streaming text"); never stored, replaced by `assistant/message`. */
+export type StreamingText = { turn: number; step: number; text: string }
+
+const bySession = new Map<string, StreamingText[]>()
+const listeners = new Set<() => void>()
+const EMPTY: StreamingText[] = []
+
+function emit(): void {
+  for (const listener of listeners) listener()
+}
+
+/** Adds one `assistant-delta` to a Session's streaming text. */
+export function addDelta(sessionId: string, delta: StreamingText): void {
+  const list = bySession.get(sessionId) ?? EMPTY
+  const index = list.findIndex((s) => s.turn === delta.turn && s.step === delta.step)
+  const next = index === -1 ? [...list, delta] : list.map((s, i) => (i === index ? { ...s, text: s.text + delta.text } : s))
+  bySession.set(sessionId, next)
+  emit()
+}
+
+/** Drops streaming text that a durable message replaced (`step` given) or that ended with its turn (no `step`). */
+export function settleStreaming(sessionId: string, turn: number | null, step?: number): void {
+  const list = bySession.get(sessionId)
+  if (list === undefined) return
+  const next = turn === null ? EMPTY : list.filter((s) => s.turn !== turn || (step !== undefined && s.step !== step))
+  if (next.length === list.length && turn !== null) return
+  if (next.length === 0) bySession.delete(sessionId)
+  else bySession.set(sessionId, next)
+  emit()
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** The text the model of a Session is streaming now, oldest step first. */
+export function useStreamingText(sessionId: string): StreamingText[] {
+  return useSyncExternalStore(subscribe, () => bySession.get(sessionId) ?? EMPTY)
+}

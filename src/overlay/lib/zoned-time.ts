@@ -1,0 +1,27 @@
+import { canonicalTimeZone, sameTimeZone } from '../../protocol/index.ts'
+import { formatFull, formatWhen, zoneDetail, zonePlace } from './display/index.ts'
+
+/** One instant as a person reads it in one zone: `tomorrow 07:45` in `Chatham`, with the full form for hover. */
+export type ZonedWhen = { zone: string; place: string; when: string; full: string; detail: string }
+
+/** An instant in its own zone and, only when that differs (canonically), in this browser's. */
+export type ZonedTimes = { own: ZonedWhen | null; browser: ZonedWhen | null }
+
+/** An instant in one zone, or null when the zone is not one this runtime knows. */
+export function zonedWhen(instantMs: number, zone: string, locale: string, nowMs: number): ZonedWhen | null {
+  if (canonicalTimeZone(zone) === null || !Number.isFinite(instantMs)) return null
+  return {
+    zone,
+    place: zonePlace(zone),
+    when: formatWhen(instantMs, zone, locale, nowMs),
+    full: formatFull(instantMs, zone, locale),
+    detail: zoneDetail(zone, instantMs),
+  }
+}
+
+/** An instant in `ownZone` (a reminder's zone, else the Session's) and in the browser's zone when it is another. */
+export function zonedTimes(instantMs: number, ownZone: string | null, browserZone: string | null, locale: string, nowMs: number): ZonedTimes {
+  const own = ownZone === null ? null : zonedWhen(instantMs, ownZone, locale, nowMs)
+  const differs = browserZone !== null && (ownZone === null || !sameTimeZone(ownZone, browserZone))
+  return { own, browser: differs && browserZone !== null ? zonedWhen(instantMs, browserZone, locale, nowMs) : null }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import type { ScheduleView } from '../../src/protocol/wire.ts'
+import { draftFields, draftOf, draftProblem, newDraft } from '../../src/overlay/lib/reminder-form.ts'
+import { toolOutcome } from '../../src/overlay/lib/tool-outcome.ts'
+
+const view: ScheduleView = {
+  id: 'schedule-2',
+  kind: 'at',
+  prompt: 'feed the cat',
+  scheduledAt: '2026-12-01T18:00:00.000Z',
+  state: 'scheduled',
+  deliveryMode: 'session-local',
+  timeZone: null,
+  scheduledAtLocal: '2026-12-01T18:00:00+00:00[UTC]',
+  upcoming: [],
+  deliveries: 0,
+  lastDeliveredAt: null,
+  missed: 0,
+}
+
+describe('reminder form', () => {
+  it('starts an hour ahead on the wall clock of the zone picked, rounded to five minutes', () => {
+    expect(newDraft('Pacific/Chatham', Date.parse('2026-12-01T17:58:10Z'))).toEqual({
+      prompt: '',
+      kind: 'at',
+      date: '2026-12-02',
+      time: '08:45',
+      amount: '10',
+      unit: 'min',
+      zone: 'Pacific/Chatham',
+    })
+  })
+
+  it('sends a local time with the zone picked on screen, and spans in seconds', () => {
+    const draft = { ...newDraft('Pacific/Chatham', Date.parse('2026-12-01T10:00:00Z')), prompt: ' feed the cat ', date: '2026-12-02', time: '07:45' }
+    expect(draftFields(draft)).toEqual({ prompt: 'feed the cat', at: { date: '2026-12-02', time: '07:45:00', time_zone: 'Pacific/Chatham' } })
+    expect(draftFields({ ...draft, kind: 'after', amount: '2', unit: 'h' })).toEqual({ prompt: 'feed the cat', after_seconds: 7_200 })
+    expect(draftFields({ ...draft, kind: 'every', amount: '15', unit: 'min' })).toEqual({ prompt: 'feed the cat', every_seconds: 900 })
+    expect(draftFields({ ...draft, kind: 'daily', time: '09:05' })).toEqual({ prompt: 'feed the cat', rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=5', time_zone: 'Pacific/Chatham' })
+  })
+
+  it('edits a reminder on the wall clock of its own zone', () => {
+    expect(draftOf(view, 'Pacific/Chatham')).toMatchObject({ prompt: 'feed the cat', kind: 'at', date: '2026-12-02', time: '07:45', zone: 'Pacific/Chatham' })
+    expect(draftOf({ ...view, kind: 'every', everySeconds: 7_200 }, 'UTC')).toMatchObject({ kind: 'every', amount: '2', unit: 'h' })
+  })
+
+  it('says what is missing before anything is sent', () => {
+    const draft = newDraft('UTC', 0)
+    expect(draftProblem(draft)).toBe('Say what to remind you of.')
+    expect(draftProblem({ ...draft, prompt: 'x', zone: 'PST' })).toBe('Pick a time zone from the list.')
+    expect(draftProblem({ ...draft, prompt: 'x', kind: 'every', amount: '4' })).toBe('Repeat at most every 5 minutes.')
+    expect(draftProblem({ ...draft, prompt: 'x', kind: 'after', amount: '1.5' })).toBe('Give a whole number greater than zero.')
+    expect(draftProblem({ ...draft, prompt: 'x' })).toBeNull()
+  })
+})
+
+describe('toolOutcome', () => {
+  it('tells a question from an error', () => {
+    expect(toolOutcome(null)).toBe('running')
+    expect(toolOutcome({ text: '{"code":"timezone_confirmation_required"}', isError: true })).toBe('question')
+    expect(toolOutcome({ text: '{"code":"not_future"}', isError: true })).toBe('error')
+    expect(toolOutcome({ text: '[]', isError: false })).toBe('done')
+  })
+})
