@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures.ts'
-import { createSessionFromUi, readingCards, sendMessage, waitForTurnEnds } from './support/browser.ts'
+import { createSessionFromUi, expandReading, expectZone, readingCards, sendMessage, waitForTurnEnds } from './support/browser.ts'
 import { fetchSchedules, pluginMessages, readingTexts, readSessionFile, scheduleChanges, textOf } from './support/log.ts'
 
 test('a due reminder appears in the conversation and the assistant relays it', async ({ zones, servers }, testInfo) => {
@@ -12,7 +12,7 @@ test('a due reminder appears in the conversation and the assistant relays it', a
   })
   const utc = await zones.open('UTC', server.url)
   const id = await createSessionFromUi(utc)
-  await expect(utc.getByTestId('session-zone')).toHaveText('UTC')
+  await expectZone(utc.getByTestId('session-zone'), 'UTC', 'UTC')
   await expect(utc.getByTestId('zone-disagreement')).toHaveCount(0)
 
   await sendMessage(utc, 'Remind me in 3 seconds to stand up and stretch')
@@ -21,12 +21,15 @@ test('a due reminder appears in the conversation and the assistant relays it', a
   const due = utc.getByTestId('reminder-due')
   await expect(due).toHaveCount(1, { timeout: 20_000 })
   await expect(due).toContainText('Stand up and stretch')
-  await expect(due).toContainText('schedule-1')
   await expect(due.locator('[data-schedule-id="schedule-1"]')).toBeVisible()
   await expect(utc.getByTestId('message-assistant').last()).toHaveText(/Reminder: Stand up and stretch/)
   const followUpReading = readingCards(utc).last()
   await expect(followUpReading).toHaveAttribute('data-turn', '2')
   await expect(followUpReading).toHaveAttribute('data-client-kind', 'missing')
+  await expect(followUpReading.getByTestId('reading-chip')).toContainText('started by a reminder')
+  await expect(followUpReading.getByTestId('reading-chip')).not.toContainText('missing')
+  await expandReading(followUpReading)
+  await expect(followUpReading).toContainText('none: started by a reminder')
   await expect(utc.getByTestId('reminder')).toHaveCount(0)
   await due.scrollIntoViewIfNeeded()
   await utc.screenshot({ path: testInfo.outputPath('reminder-due.png') })

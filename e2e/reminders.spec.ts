@@ -1,6 +1,6 @@
 import { expect, test } from './support/fixtures.ts'
 import type { SessionEvent } from '../src/protocol/events.ts'
-import { clientZoneOf, createSessionFromUi, readingCards, sendMessage, waitForTurnEnds, wallClockAhead } from './support/browser.ts'
+import { clientZoneOf, createSessionFromUi, expectZone, readingCards, sendMessage, waitForTurnEnds, wallClockAhead } from './support/browser.ts'
 import { assistantTexts, fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
 
 function toolEvents(events: readonly SessionEvent[], name: string) {
@@ -27,7 +27,7 @@ test('a local time from a browser in the Session zone becomes a reminder without
   const server = await servers.start()
   const berlin = await zones.open('Europe/Berlin', server.url)
   const id = await createSessionFromUi(berlin)
-  await expect(berlin.getByTestId('session-zone')).toHaveText('Europe/Berlin')
+  await expectZone(berlin.getByTestId('session-zone'), 'Europe/Berlin', 'Berlin')
   await expect(berlin.getByTestId('zone-disagreement')).toHaveCount(0)
 
   const at = wallClockAhead('Europe/Berlin', 2)
@@ -39,13 +39,15 @@ test('a local time from a browser in the Session zone becomes a reminder without
   await expect(reminder).toHaveAttribute('data-schedule-id', 'schedule-1')
   await expect(reminder).toHaveAttribute('data-state', 'scheduled')
   await expect(reminder).toContainText('stretch')
-  await expect(reminder).toContainText(`${at}:00`)
-  await expect(reminder).toContainText('(Europe/Berlin)')
-  await expect(berlin.getByTestId('reminder-countdown')).toHaveText(/^in (1m |2m )?\d+s$/)
+  const [hour, minute] = at.split(':').map(Number)
+  const clock = `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'}`
+  await expect(reminder.getByTestId('reminder-own-time')).toHaveText(new RegExp(`^(today|tomorrow) ${clock} · Berlin$`))
+  await expect(reminder.getByTestId('reminder-browser-time')).toHaveCount(0)
+  await expect(berlin.getByTestId('reminder-countdown')).toHaveText(/^in [0-2]:[0-5]\d$/)
   const answer = berlin.getByTestId('message-assistant')
   await expect(answer).toContainText('Done: reminder schedule-1 "stretch"')
   await expect(answer).not.toContainText('Which time zone')
-  await expect(clientZoneOf(readingCards(berlin).first())).toHaveText('Europe/Berlin')
+  await expect(await clientZoneOf(readingCards(berlin).first())).toHaveText('Europe/Berlin')
   await berlin.screenshot({ path: testInfo.outputPath('reminders-panel.png') })
   await berlin.getByRole('region', { name: 'Reminders' }).screenshot({ path: testInfo.outputPath('reminders-panel-only.png') })
 
@@ -85,7 +87,10 @@ test('a local time from a browser in another zone makes the assistant ask which 
     await expect(page.getByTestId('reminder')).toHaveCount(0)
     await expect(page.getByRole('region', { name: 'Reminders' })).toContainText('No active reminders')
   }
-  await expect(clientZoneOf(readingCards(newYork).first())).toHaveText('America/New_York')
+  await expect(await clientZoneOf(readingCards(newYork).first())).toHaveText('America/New_York')
+  await expect(newYork.getByTestId('tool-call')).toHaveAttribute('data-outcome', 'question')
+  await expect(newYork.getByTestId('tool-call')).toContainText('asked you')
+  await expect(newYork.getByTestId('tool-call')).not.toContainText('error')
   await newYork.screenshot({ path: testInfo.outputPath('zone-question.png') })
 
   const [create] = toolEvents(events, 'schedule_create')

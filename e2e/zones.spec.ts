@@ -1,17 +1,17 @@
 import { expect, test } from './support/fixtures.ts'
-import { clientZoneOf, createSessionFromUi, readingCards, readingSessionZoneOf, sendMessage, waitForTurnEnds } from './support/browser.ts'
+import { clientZoneOf, createSessionFromUi, expectZone, readingCards, readingSessionZoneOf, sendMessage, waitForTurnEnds } from './support/browser.ts'
 import { personMessages, readingTexts, readSessionFile } from './support/log.ts'
 
 test('a new Session takes the zone of the browser that created it', async ({ zones, servers }) => {
   const server = await servers.start()
   const shanghai = await zones.open('Asia/Shanghai', server.url)
-  await expect(shanghai.getByTestId('browser-zone')).toHaveText('Asia/Shanghai')
+  await expectZone(shanghai.getByTestId('browser-zone'), 'Asia/Shanghai', 'Shanghai')
   const id = await createSessionFromUi(shanghai)
 
-  await expect(shanghai.getByTestId('session-zone')).toHaveText('Asia/Shanghai')
-  await expect(shanghai.getByTestId('browser-zone')).toHaveText('Asia/Shanghai')
+  await expectZone(shanghai.getByTestId('session-zone'), 'Asia/Shanghai', 'Shanghai')
+  await expectZone(shanghai.getByTestId('browser-zone'), 'Asia/Shanghai', 'Shanghai')
   await expect(shanghai.getByTestId('zone-disagreement')).toHaveCount(0)
-  await expect(shanghai.locator(`[data-testid="session-item"][data-session-id="${id}"]`)).toContainText('Asia/Shanghai')
+  await expect(shanghai.locator(`[data-testid="session-item"][data-session-id="${id}"]`)).toContainText('Shanghai')
 
   const file = await readSessionFile(server.dataDir, id)
   expect(file.headerLine).toContain('"timeZone":"Asia/Shanghai"')
@@ -25,13 +25,12 @@ test('a browser in another zone opening the Session link sees the disagreement b
   const id = await createSessionFromUi(shanghai)
 
   const newYork = await zones.open('America/New_York', shanghai.url())
-  await expect(newYork.getByTestId('session-zone')).toHaveText('Asia/Shanghai')
-  await expect(newYork.getByTestId('browser-zone')).toHaveText('America/New_York')
+  await expectZone(newYork.getByTestId('session-zone'), 'Asia/Shanghai', 'Shanghai')
+  await expectZone(newYork.getByTestId('browser-zone'), 'America/New_York', 'New York')
   const banner = newYork.getByTestId('zone-disagreement')
   await expect(banner).toBeVisible()
   await expect(banner).toHaveAttribute('data-kind', 'different')
-  await expect(banner).toContainText('Asia/Shanghai')
-  await expect(banner).toContainText('America/New_York')
+  await expect(banner).toContainText('This Session keeps time in Shanghai, but this browser is in New York.')
   await newYork.screenshot({ path: testInfo.outputPath('disagreement-banner.png') })
 
   await expect(shanghai.getByTestId('zone-disagreement')).toHaveCount(0)
@@ -54,17 +53,19 @@ test('readings show the zone of the browser that sent the message', async ({ zon
     await expect(message).toHaveCount(1)
     await expect(message).toHaveAttribute('data-client-zone', 'America/New_York')
     await expect(message).toHaveAttribute('data-state', 'entered')
-    await expect(message).toContainText('sent from America/New_York')
+    await expect(message.locator('.msg-author')).toHaveText(page === newYork ? 'You' : 'New York')
     await expect(message).toContainText('Hello from New York')
     const card = readingCards(page)
     await expect(card).toHaveCount(1)
     await expect(card).toHaveAttribute('data-client-kind', 'resolved')
     await expect(card).toHaveAttribute('data-turn', '1')
     await expect(card).toHaveAttribute('data-step', '1')
-    await expect(clientZoneOf(card)).toHaveText('America/New_York')
-    await expect(readingSessionZoneOf(card)).toHaveText('Asia/Shanghai')
+    await expect(card.getByTestId('reading-chip')).toContainText('Shanghai · from New York')
+    await expect(card).toHaveAttribute('data-tone', 'warning')
+    await expect(await clientZoneOf(card)).toHaveText('America/New_York')
+    await expect(await readingSessionZoneOf(card)).toHaveText('Asia/Shanghai · UTC+08:00')
     await expect(page.getByTestId('message-assistant')).toContainText('your time zone: America/New_York')
-    await expect(page.locator('.session-head h1')).toHaveText('Hello from New York')
+    await expect(page.getByTestId('session-title')).toHaveText('Hello from New York')
     await expect(page.locator(`[data-testid="session-item"][data-session-id="${id}"]`)).toContainText('Hello from New York')
   }
 
@@ -73,7 +74,8 @@ test('readings show the zone of the browser that sent the message', async ({ zon
   const second = readingCards(shanghai).nth(1)
   await expect(second).toHaveAttribute('data-client-kind', 'resolved')
   await expect(second).toHaveAttribute('data-turn', '2')
-  await expect(clientZoneOf(second)).toHaveText('Asia/Shanghai')
+  await expect(second).toHaveAttribute('data-tone', 'ok')
+  await expect(await clientZoneOf(second)).toHaveText('Asia/Shanghai')
   await expect(shanghai.getByTestId('message-user').nth(1)).toHaveAttribute('data-client-zone', 'Asia/Shanghai')
   await shanghai.screenshot({ path: testInfo.outputPath('session-with-readings.png') })
 

@@ -3,6 +3,17 @@ import type { SessionEvent } from '../../src/protocol/events.ts'
 import { CspWatch } from './csp.ts'
 import { fetchEvents, turnEnds } from './log.ts'
 
+/** How a test browser differs from an en-US desktop one. */
+export type ContextOptions = {
+  locale?: string
+  viewport?: { width: number; height: number }
+  colorScheme?: 'light' | 'dark'
+  permissions?: string[]
+}
+
+/** The phone screen of the browser scenarios (SPEC 9 "Every screen"). */
+export const PHONE = { width: 390, height: 844 }
+
 /** Browser contexts of one test, one per time zone, closed together. */
 export class ZoneBrowsers {
   private readonly contexts: BrowserContext[] = []
@@ -11,9 +22,15 @@ export class ZoneBrowsers {
 
   constructor(private readonly browser: Browser) {}
 
-  /** A page in a fresh context whose clock runs in `timeZone` (Playwright `timezoneId`), watched for CSP violations. */
-  async open(timeZone: string, url?: string): Promise<Page> {
-    const context = await this.browser.newContext({ timezoneId: timeZone, locale: 'en-US', viewport: { width: 1280, height: 860 } })
+  /** A page in a fresh context whose clock runs in `timeZone` (Playwright `timezoneId`), en-US on a light desktop screen unless told otherwise, watched for CSP violations. */
+  async open(timeZone: string, url?: string, options: ContextOptions = {}): Promise<Page> {
+    const context = await this.browser.newContext({
+      timezoneId: timeZone,
+      locale: options.locale ?? 'en-US',
+      viewport: options.viewport ?? { width: 1280, height: 860 },
+      colorScheme: options.colorScheme ?? 'light',
+      permissions: options.permissions,
+    })
     this.contexts.push(context)
     await this.csp.attach(context)
     const page = await context.newPage()
@@ -72,14 +89,30 @@ export function readingCards(page: Page) {
   return page.getByTestId('reading')
 }
 
-/** The value shown under the "Client zone" label of a reading card. */
-export function clientZoneOf(card: ReturnType<Page['getByTestId']>) {
-  return card.locator('dt:text-is("Client zone") + dd')
+type Card = ReturnType<Page['getByTestId']>
+
+/** Opens a reading chip to its four fields (a person's click), unless it is open already. */
+export async function expandReading(card: Card): Promise<Card> {
+  const chip = card.getByTestId('reading-chip')
+  if ((await chip.getAttribute('aria-expanded')) !== 'true') await chip.click()
+  await expect(chip).toHaveAttribute('aria-expanded', 'true')
+  return card
 }
 
-/** The value shown under the "Session zone" label of a reading card. */
-export function readingSessionZoneOf(card: ReturnType<Page['getByTestId']>) {
-  return card.locator('dt:text-is("Session zone") + dd')
+/** The value shown under the "Client zone" label of an expanded reading. */
+export async function clientZoneOf(card: Card) {
+  return (await expandReading(card)).locator('dt:text-is("Client zone") + dd')
+}
+
+/** The value shown under the "Session zone" label of an expanded reading. */
+export async function readingSessionZoneOf(card: Card) {
+  return (await expandReading(card)).locator('dt:text-is("Session zone") + dd')
+}
+
+/** The time of day as a locale writes it on its own clock (`2:07 PM` en-US, `14:07` de-DE). */
+export function localClock(instant: number | string, timeZone: string, locale: string): string {
+  const twelve = ['h11', 'h12'].includes(new Intl.DateTimeFormat(locale, { hour: 'numeric' }).resolvedOptions().hourCycle ?? '')
+  return new Intl.DateTimeFormat(locale, { timeZone, hour: twelve ? 'numeric' : '2-digit', minute: '2-digit' }).format(new Date(instant))
 }
 
 /** `HH:MM` a few minutes after now on the wall clock of `timeZone`. */
@@ -89,4 +122,11 @@ export function wallClockAhead(timeZone: string, minutes: number, now = Date.now
   )
   const get = (type: string): string => parts.find((part) => part.type === type)?.value ?? '00'
   return `${get('hour')}:${get('minute')}`
+}
+
+/** Checks a zone shown as a place (`Shanghai`) carries its canonical IANA id in `data-time-zone` and its `title`. */
+export async function expectZone(zone: Card, id: string, place: string): Promise<void> {
+  await expect(zone).toHaveText(place)
+  await expect(zone).toHaveAttribute('data-time-zone', id)
+  await expect(zone).toHaveAttribute('title', new RegExp(`^${id.replace(/[/+]/g, '\\$&')} · UTC`))
 }

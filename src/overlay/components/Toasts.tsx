@@ -82,7 +82,7 @@ function Toast({
 export function Toasts(props: { activeId: string | null; browserZone: string | null; locale: string; offline: boolean; onOpen: (id: string) => void }) {
   const toasts = useToasts()
   return (
-    <section className="toasts" aria-label="Due reminders" aria-live="polite">
+    <section className="toasts" aria-label="Notifications" aria-live="polite">
       {toasts.length > 0 && (
         <ul className="toast-list">
           {toasts.map((notice) => (

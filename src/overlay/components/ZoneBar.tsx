@@ -7,7 +7,6 @@ function Zone({ testId, zone, fallback }: { testId: string; zone: string | null;
   return (
     <dd data-testid={testId} data-time-zone={zone ?? ''} title={detail} className={zone === null ? 'zone-unavailable' : undefined}>
       {zone === null ? fallback : zonePlace(zone)}
-      {detail !== undefined && <span className="visually-hidden"> ({detail})</span>}
     </dd>
   )
 }

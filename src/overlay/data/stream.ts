@@ -74,7 +74,10 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
           else if (event.type === 'session/title' || (event.type === 'user/message' && event.data.source.kind === 'user')) summary = true
         }
         if (schedules) void client.invalidateQueries({ queryKey: queryKeys.schedules(id) })
-        if (summary) void client.invalidateQueries({ queryKey: queryKeys.session(id) })
+        if (summary) {
+          void client.invalidateQueries({ queryKey: queryKeys.session(id) })
+          void client.invalidateQueries({ queryKey: queryKeys.sessions() })
+        }
       }
       if (status === 'idle') settleStreaming(id, null)
       if (status !== null || eventCount !== undefined) setSessionStatus(client, id, status, eventCount)
