@@ -83,3 +83,13 @@ export function scheduleChanges(events: readonly SessionEvent[]): Array<Record<s
 export function turnEnds(events: readonly SessionEvent[]): SessionEvent<'turn/end'>[] {
   return events.filter((event): event is SessionEvent<'turn/end'> => event.type === 'turn/end')
 }
+
+/** Sends a message the way a browser in `clientTimeZone` would, straight to the API (for building up a conversation fast). */
+export async function postMessage(url: string, id: string, text: string, clientTimeZone: string): Promise<void> {
+  const response = await fetch(`${url}/api/sessions/${encodeURIComponent(id)}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text, clientTimeZone }),
+  })
+  if (response.status !== 202) throw new Error(`message to ${id}: HTTP ${response.status} ${await response.text()}`)
+}

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** Options of a test server. */
-export type ServerOptions = { args?: string[]; script?: unknown[]; dataDir?: string }
+export type ServerOptions = { args?: string[]; script?: unknown[]; dataDir?: string; port?: number; env?: Record<string, string> }
 
 /** A real server process on a free port with a temp data dir. */
 export type TestServer = {
@@ -15,8 +15,8 @@ export type TestServer = {
   dataDir: string
   /** kill -9, or SIGTERM when graceful. */
   stop(graceful?: boolean): Promise<void>
-  /** Stops and starts again on the same data dir (new port). */
-  restart(): Promise<TestServer>
+  /** Stops and starts again on the same data dir: a new port, or the same one (and, when given, another model script or flags). */
+  restart(options?: { samePort?: boolean; script?: unknown[]; args?: string[] }): Promise<TestServer>
   /** Stops the server (kill -9) and removes its data dir. */
   dispose(): Promise<void>
   /** What the server wrote to stderr so far (for failure messages). */
@@ -39,8 +39,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   }
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'src/server/cli.ts'), 'serve', '--port', '0', '--data-dir', dataDir, '--no-build', ...args],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    ['--import', 'tsx', join(root, 'src/server/cli.ts'), 'serve', '--port', String(options.port ?? 0), '--data-dir', dataDir, '--no-build', ...args],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
   )
   running.add(child)
   child.once('exit', () => running.delete(child))
@@ -79,9 +79,15 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       await stop()
       await rm(dataDir, { recursive: true, force: true })
     },
-    restart: async () => {
+    restart: async (again = {}) => {
       await stop(true)
-      return startServer({ dataDir, args })
+      return startServer({
+        dataDir,
+        args: again.args ?? options.args,
+        script: again.script ?? (again.args === undefined ? options.script : undefined),
+        port: again.samePort === true ? Number(new URL(url).port) : undefined,
+        env: options.env,
+      })
     },
   }
 }

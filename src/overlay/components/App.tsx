@@ -48,7 +48,7 @@ export function App() {
     <>
       <a
         className="skip-link"
-        href={`#${COMPOSER_ID}`}
+        href={sessionId === null ? '#main' : `#${COMPOSER_ID}`}
         onClick={(event) => {
           event.preventDefault()
           if (document.getElementById(COMPOSER_ID) !== null) focusComposer()

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../../protocol/index.ts'
 import type { SseMessage } from '../lib/sse-parser.ts'
-import { connectivityReporter } from './connectivity.ts'
+import { reportReachable } from './connectivity.ts'
 import { noticeDue, type DueNotice } from './notices.ts'
 import { putSession } from './queries.ts'
 import { openSse } from './sse-client.ts'
@@ -52,7 +52,6 @@ export function useAppStream(onNotice: (notice: DueNotice) => void): boolean {
   noticeRef.current = onNotice
 
   useEffect(() => {
-    const reporter = connectivityReporter()
     const onMessage = (message: SseMessage) => {
       if (message.id !== null) storeCursor(message.id)
       const data = parse(message.data)
@@ -71,7 +70,7 @@ export function useAppStream(onNotice: (notice: DueNotice) => void): boolean {
         onOpen: () => setLive(true),
         onMessage,
         onReachable: (reachable) => {
-          reporter.report(reachable)
+          reportReachable(reachable)
           if (!reachable) setLive(false)
         },
         onHttpError: () => setLive(false),
@@ -79,7 +78,6 @@ export function useAppStream(onNotice: (notice: DueNotice) => void): boolean {
     )
     return () => {
       close()
-      reporter.leave()
     }
   }, [client])
 

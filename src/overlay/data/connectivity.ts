@@ -1,50 +1,34 @@
 import { onlineManager } from '@tanstack/react-query'
 import { useSyncExternalStore } from 'react'
 
-/** How long every stream must have been unable to reach the server before the overlay says it is offline (SPEC 9). */
+/** How long the server must have been unreachable before the overlay says it is offline (SPEC 9). */
 export const OFFLINE_AFTER_MS = 2_000
 
-type State = { offline: boolean }
-
-const reports = new Map<symbol, boolean>()
 const listeners = new Set<() => void>()
-let state: State = { offline: false }
+let offline = false
 let timer: ReturnType<typeof setTimeout> | undefined
 
-function publish(offline: boolean): void {
-  if (state.offline === offline) return
-  state = { offline }
-  onlineManager.setOnline(!offline)
+function publish(next: boolean): void {
+  if (offline === next) return
+  offline = next
+  onlineManager.setOnline(!next)
   for (const listener of listeners) listener()
 }
 
-function evaluate(): void {
-  const values = [...reports.values()]
-  const reachable = values.length === 0 || values.some(Boolean)
+/**
+ * Records what a stream just observed: whether the server answered at all. The latest observation wins; the overlay
+ * goes offline once the server has stayed unreachable for more than 2 s, and online at the first answer.
+ */
+export function reportReachable(reachable: boolean): void {
   if (reachable) {
     clearTimeout(timer)
     timer = undefined
     publish(false)
-  } else if (timer === undefined && !state.offline) {
+  } else if (timer === undefined && !offline) {
     timer = setTimeout(() => {
       timer = undefined
-      if (![...reports.values()].some(Boolean) && reports.size > 0) publish(true)
+      publish(true)
     }, OFFLINE_AFTER_MS)
-  }
-}
-
-/** A stream's line to the connectivity state: it reports whether it reaches the server, and leaves when it closes. */
-export function connectivityReporter(): { report(reachable: boolean): void; leave(): void } {
-  const key = Symbol('stream')
-  return {
-    report(reachable) {
-      reports.set(key, reachable)
-      evaluate()
-    },
-    leave() {
-      reports.delete(key)
-      evaluate()
-    },
   }
 }
 
@@ -53,7 +37,7 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener)
 }
 
-/** True once no stream has reached the server for more than 2 s; false again as soon as one does. */
+/** True once the server has been unreachable for more than 2 s; false again as soon as it answers. */
 export function useOffline(): boolean {
-  return useSyncExternalStore(subscribe, () => state.offline)
+  return useSyncExternalStore(subscribe, () => offline)
 }

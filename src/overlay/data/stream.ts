@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import type { SessionEvent, SessionStatus } from '../../protocol/index.ts'
 import type { SseMessage } from '../lib/sse-parser.ts'
 import { appendToLog, type SessionLog } from '../lib/session-log.ts'
-import { connectivityReporter } from './connectivity.ts'
+import { reportReachable } from './connectivity.ts'
 import { sessionApiPath } from './http.ts'
 import { queryKeys } from './keys.ts'
 import { setSessionStatus } from './queries.ts'
@@ -45,7 +45,6 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
   useEffect(() => {
     if (!enabled) return
     const key = queryKeys.events(id)
-    const reporter = connectivityReporter()
     let queue: SessionEvent[] = []
     let status: SessionStatus | null = null
     let flushTimer: ReturnType<typeof setTimeout> | undefined
@@ -138,7 +137,7 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
         },
         onMessage,
         onReachable: (reachable) => {
-          reporter.report(reachable)
+          reportReachable(reachable)
           if (!reachable) setState('reconnecting')
         },
         onHttpError: () => setState('reconnecting'),
@@ -147,7 +146,6 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
     setState('connecting')
     return () => {
       close()
-      reporter.leave()
       clearTimeout(flushTimer)
       settleStreaming(id, null)
     }

@@ -1,0 +1,278 @@
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/fixtures.ts'
+import { expectAccessible } from './support/axe.ts'
+import { PHONE, createSessionFromUi, expandReading, readingCards, sendMessage, waitForTurnEnds } from './support/browser.ts'
+import { startFakeOpenAi } from './support/fake-openai.ts'
+import { personMessages, postMessage, readSessionFile, turnEnds } from './support/log.ts'
+
+const STEP_ONE_MS = 6_000
+
+test('axe-core finds no violation on the empty, conversation, disagreement, running and mixed views', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start({
+    script: [
+      { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Stand up and stretch', after_seconds: 1800 } }] },
+      { text: 'I will remind you in 30 minutes.' },
+      { text: 'Thinking about your evening.', delayMs: STEP_ONE_MS },
+      { text: 'Both of you are heard.' },
+    ],
+  })
+  const shanghai = await zones.open('Asia/Shanghai', server.url)
+  await expect(shanghai.getByText('No sessions yet.')).toBeVisible()
+  await expectAccessible(shanghai, testInfo, 'empty')
+  const id = await createSessionFromUi(shanghai)
+  await expect(shanghai.getByText('No messages yet.')).toBeVisible()
+  await expectAccessible(shanghai, testInfo, 'empty-session')
+
+  await sendMessage(shanghai, 'Remind me in 30 minutes to stand up and stretch')
+  await expect(shanghai.getByTestId('reminder')).toHaveCount(1)
+  await expect(shanghai.getByTestId('message-assistant')).toHaveText(/I will remind you in 30 minutes\./)
+  await expandReading(readingCards(shanghai).first())
+  await expectAccessible(shanghai, testInfo, 'conversation-readings-reminders')
+
+  const newYork = await zones.open('America/New_York', shanghai.url())
+  await expect(newYork.getByTestId('zone-disagreement')).toBeVisible()
+  await expectAccessible(newYork, testInfo, 'disagreement')
+
+  await sendMessage(shanghai, 'Plan my evening')
+  await expect(newYork.getByTestId('cancel-turn')).toBeVisible()
+  await expectAccessible(newYork, testInfo, 'running-turn')
+  await sendMessage(newYork, 'Also plan my morning', 'steer')
+  const mixed = readingCards(newYork).and(newYork.locator('[data-client-kind="mixed"]'))
+  await expect(mixed).toBeVisible({ timeout: STEP_ONE_MS + 10_000 })
+  await expect(newYork.getByTestId('message-assistant').last()).toHaveText(/Both of you are heard\./)
+  await expandReading(mixed)
+  await expectAccessible(newYork, testInfo, 'mixed')
+  await waitForTurnEnds(server.url, id, 2)
+})
+
+async function inViewport(page: Page, testId: string): Promise<boolean> {
+  const box = await page.getByTestId(testId).boundingBox()
+  return box !== null && box.y >= 0 && box.y + box.height <= PHONE.height && box.x >= 0 && box.x + box.width <= PHONE.width
+}
+
+test('on a phone the zones and the disagreement banner stay in view, reminders live in a drawer and nothing scrolls sideways; dark mode passes axe too', async ({
+  zones,
+  servers,
+}, testInfo) => {
+  const server = await servers.start()
+  const shanghai = await zones.open('Asia/Shanghai', server.url)
+  const id = await createSessionFromUi(shanghai)
+  await sendMessage(shanghai, 'remind me in 30 minutes to water the plants')
+  await waitForTurnEnds(server.url, id, 1)
+  for (let i = 0; i < 6; i++) {
+    await postMessage(server.url, id, `Message ${i + 1}: a longer note about the trip, the flights, the hotel and a-very-long-unbroken-word-${'x'.repeat(60)}`, 'Asia/Shanghai')
+    await waitForTurnEnds(server.url, id, i + 2)
+  }
+
+  const phone = await zones.open('America/New_York', shanghai.url(), { viewport: PHONE })
+  await expect(phone.getByTestId('message-assistant').last()).toBeVisible()
+  await expect(phone.getByTestId('zone-disagreement')).toBeVisible()
+  await phone.getByRole('region', { name: 'Conversation' }).evaluate((pane) => pane.scrollTo(0, pane.scrollHeight))
+  await phone.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+  await expect(phone.getByTestId('message-user').last()).toBeInViewport()
+  for (const testId of ['session-zone', 'browser-zone', 'zone-disagreement']) expect(await inViewport(phone, testId), `${testId} in view`).toBe(true)
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
+  await expect(phone.getByTestId('reminders-drawer')).toBeHidden()
+  await expectAccessible(phone, testInfo, 'phone')
+
+  await phone.getByTestId('reminders-toggle').click()
+  await expect(phone.getByTestId('reminders-drawer')).toBeVisible()
+  await expect(phone.getByTestId('reminders-drawer').getByTestId('reminder')).toContainText('water the plants')
+  await expectAccessible(phone, testInfo, 'phone-reminders-drawer')
+  await phone.keyboard.press('Escape')
+  await expect(phone.getByTestId('reminders-drawer')).toBeHidden()
+
+  const dark = await zones.open('America/New_York', shanghai.url(), { colorScheme: 'dark' })
+  await expect(dark.getByTestId('message-assistant').last()).toBeVisible()
+  await expandReading(readingCards(dark).last())
+  await expectAccessible(dark, testInfo, 'dark')
+  const darkPhone = await zones.open('Asia/Shanghai', shanghai.url(), { colorScheme: 'dark', viewport: PHONE })
+  await expect(darkPhone.getByTestId('message-assistant').last()).toBeVisible()
+  await expectAccessible(darkPhone, testInfo, 'dark-phone')
+})
+
+test('killing the server shows the offline banner within 3 s and disables Send and Stop with the reason; after a restart it clears and Retry runs the interrupted turn', async ({
+  zones,
+  servers,
+}, testInfo) => {
+  let server = await servers.start({ script: [{ text: 'This takes a while.', delayMs: 120_000 }] })
+  const page = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(page)
+  await sendMessage(page, 'Plan the trip to Kyoto')
+  await expect(page.getByTestId('cancel-turn')).toBeEnabled()
+  await page.getByTestId('composer-input').fill('Are you still there?')
+  await expect(page.getByTestId('composer-send')).toBeEnabled()
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0)
+
+  const killedAt = Date.now()
+  await server.stop()
+  await expect(page.getByTestId('offline-banner')).toBeVisible({ timeout: 3_000 })
+  expect(Date.now() - killedAt).toBeLessThanOrEqual(3_000)
+  await expect(page.getByTestId('composer-send')).toBeDisabled()
+  await expect(page.getByTestId('cancel-turn')).toBeDisabled()
+  await expect(page.locator('.composer-hint')).toHaveText('Offline: sending and stopping wait until the server is reachable again.')
+  await expect(page.getByTestId('session-status')).toHaveText('Status unknown')
+  await expectAccessible(page, testInfo, 'offline')
+
+  server = servers.track(await server.restart({ samePort: true, args: [] }))
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0, { timeout: 15_000 })
+  const interrupted = page.getByTestId('turn-end')
+  await expect(interrupted).toHaveAttribute('data-reason', 'error')
+  await expect(interrupted).toContainText('This turn was interrupted when the server stopped.')
+  await expect(page.getByTestId('composer-send')).toBeEnabled()
+  await page.screenshot({ path: testInfo.outputPath('retry-offered.png') })
+  await page.getByTestId('retry-turn').click()
+  await expect(page.getByTestId('message-user')).toHaveCount(2)
+  await expect(page.getByTestId('message-user').last()).toContainText('Plan the trip to Kyoto')
+  await expect(page.getByTestId('message-assistant')).toHaveCount(1)
+  await expect(page.getByTestId('retry-turn')).toHaveCount(0)
+
+  const events = await waitForTurnEnds(server.url, id, 2)
+  expect(turnEnds(events).map((e) => e.data)).toEqual([
+    { turn: 1, reason: 'error', message: 'interrupted: the host stopped during this turn' },
+    { turn: 2, reason: 'completed' },
+  ])
+  const { events: onDisk } = await readSessionFile(server.dataDir, id)
+  expect(personMessages(onDisk).map((e) => [e.data.content[0].text, (e.data.source as { clientTimeZone: string }).clientTimeZone])).toEqual([
+    ['Plan the trip to Kyoto', 'Europe/Berlin'],
+    ['Plan the trip to Kyoto', 'Europe/Berlin'],
+  ])
+})
+
+function contrast(a: string, b: string): number {
+  const channels = (color: string): number[] => (color.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number)
+  const luminance = (color: string): number => {
+    const [r, g, b2] = channels(color).map((c) => {
+      const v = c / 255
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4
+    })
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b2
+  }
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x)
+  return (hi + 0.05) / (lo + 0.05)
+}
+
+async function focusRing(page: Page): Promise<{ width: number; ring: string; background: string }> {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement
+    const style = getComputedStyle(element)
+    let node: HTMLElement | null = element.parentElement
+    let background = 'rgb(255, 255, 255)'
+    while (node !== null) {
+      const bg = getComputedStyle(node).backgroundColor
+      if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') {
+        background = bg
+        break
+      }
+      node = node.parentElement
+    }
+    return { width: style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth), ring: style.outlineColor, background }
+  })
+}
+
+test('keyboard only: the message box one Tab away, focus after New session and after a delete, visible focus, Escape stops a running turn; RTL text runs right to left', async ({
+  zones,
+  servers,
+}, testInfo) => {
+  const server = await servers.start({
+    script: [
+      {
+        toolCalls: [
+          { name: 'schedule_create', arguments: { prompt: 'first', after_seconds: 1800 } },
+          { name: 'schedule_create', arguments: { prompt: 'second', after_seconds: 3600 } },
+        ],
+      },
+      { text: 'Two reminders are set.' },
+      { text: 'Thinking very hard.', delayMs: 60_000 },
+      { text: 'أهلاً! أنا بخير.' },
+    ],
+  })
+  const page = await zones.open('UTC', server.url)
+  await page.keyboard.press('Tab')
+  await expect(page.locator(':focus')).toHaveText('Skip to content')
+  await page.keyboard.press('Tab')
+  await expect(page.getByTestId('new-session')).toBeFocused()
+  await page.keyboard.press('Enter')
+  await page.waitForURL(/\/s\//)
+  await expect(page.getByTestId('composer-input')).toBeFocused()
+
+  await page.reload()
+  await expect(page.getByTestId('session-status')).toBeVisible()
+  await page.keyboard.press('Tab')
+  await expect(page.locator(':focus')).toHaveText('Skip to the message box')
+  const skipRing = await focusRing(page)
+  expect(skipRing.width).toBeGreaterThanOrEqual(2)
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('composer-input')).toBeFocused()
+  const ring = await focusRing(page)
+  expect(ring.width).toBeGreaterThanOrEqual(2)
+  expect(contrast(ring.ring, ring.background)).toBeGreaterThanOrEqual(3)
+
+  await page.keyboard.type('Set two reminders')
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('reminder')).toHaveCount(2)
+  await page.getByTestId('reminder-delete').first().focus()
+  const buttonRing = await focusRing(page)
+  expect(contrast(buttonRing.ring, buttonRing.background)).toBeGreaterThanOrEqual(3)
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('reminder')).toHaveCount(1)
+  await expect(page.getByTestId('reminder-delete')).toBeFocused()
+
+  await page.getByTestId('composer-input').focus()
+  await page.keyboard.type('Think about it for a long time')
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('cancel-turn')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('turn-end')).toHaveAttribute('data-reason', 'aborted')
+  await expect(page.getByTestId('session-status')).toHaveAttribute('data-status', 'idle')
+
+  await page.getByTestId('composer-input').focus()
+  await page.keyboard.type('مرحبا! كيف حالك اليوم؟')
+  await page.keyboard.press('Enter')
+  const arabic = page.getByTestId('message-user').last().locator('.msg-text')
+  await expect(arabic).toHaveText('مرحبا! كيف حالك اليوم؟')
+  await expect(arabic).toHaveAttribute('dir', 'auto')
+  expect(await arabic.evaluate((node) => getComputedStyle(node).direction)).toBe('rtl')
+  const reply = page.getByTestId('message-assistant').last().locator('.msg-text')
+  await expect(reply).toHaveText('أهلاً! أنا بخير.')
+  expect(await reply.evaluate((node) => getComputedStyle(node).direction)).toBe('rtl')
+  await page.screenshot({ path: testInfo.outputPath('rtl.png') })
+})
+
+test('a model that streams slowly shows its text progressively before the durable message replaces it', async ({ zones, servers }, testInfo) => {
+  const words = ['Good ', 'morning! ', 'Here ', 'is ', 'your ', 'plan ', 'for ', 'today.']
+  const model = await startFakeOpenAi(words, 400)
+  try {
+    const server = await servers.start({ args: ['--model', 'openai:fake-model'], env: { MODEL_BASE_URL: model.baseUrl, MODEL_API_KEY: 'test-key' } })
+    const page = await zones.open('Europe/Berlin', server.url)
+    const id = await createSessionFromUi(page)
+    await sendMessage(page, 'Plan my day')
+    const streaming = page.getByTestId('message-streaming')
+    await expect(streaming).toContainText('Good morning!')
+    await expect(page.getByTestId('message-assistant')).toHaveCount(0)
+    await page.screenshot({ path: testInfo.outputPath('streaming.png') })
+    await expect(page.getByTestId('message-assistant')).toHaveText(/Good morning! Here is your plan for today\./)
+    await expect(streaming).toHaveCount(0)
+    await waitForTurnEnds(server.url, id, 1)
+  } finally {
+    await model.close()
+  }
+})
+
+test('a Session can be renamed, and untitled Sessions are told apart by when they started', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('Asia/Tokyo', server.url, { locale: 'en-GB' })
+  const first = await createSessionFromUi(page)
+  await expect(page.getByTestId('session-title')).toHaveText(/^Started today \d{2}:\d{2}$/)
+  await page.getByTestId('session-rename').click()
+  await page.getByTestId('session-rename-input').fill('Trip to Kyoto')
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('session-title')).toHaveText('Trip to Kyoto')
+  await expect(page.getByTestId('session-rename')).toBeFocused()
+  await expect(page.locator(`[data-testid="session-item"][data-session-id="${first}"]`)).toContainText('Trip to Kyoto')
+  const { events } = await readSessionFile(server.dataDir, first)
+  expect(events.map((e) => [e.type, e.data])).toEqual([['session/title', { title: 'Trip to Kyoto' }]])
+
+  await page.reload()
+  await expect(page.getByTestId('session-title')).toHaveText('Trip to Kyoto')
+})
