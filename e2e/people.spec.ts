@@ -1,0 +1,201 @@
+import { expect, test } from './support/fixtures.ts'
+import { createSessionFromUi, expectZone, sendMessage, waitForTurnEnds } from './support/browser.ts'
+import { fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
+
+const GERMAN_FULL = /^(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4} um \d{2}:\d{2}:\d{2} /
+
+test('a de-DE browser in Kolkata reads German words on a 24-hour clock and “Kolkata”; an en-US browser reads a 12-hour clock', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
+  const kolkata = await zones.open('Asia/Kolkata', server.url, { locale: 'de-DE' })
+  const canonical = await kolkata.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
+  expect(canonical).toMatch(/^Asia\/(Kolkata|Calcutta)$/)
+  await expectZone(kolkata.getByTestId('browser-zone'), canonical, 'Kolkata')
+  const id = await createSessionFromUi(kolkata)
+  await expectZone(kolkata.getByTestId('session-zone'), canonical, 'Kolkata')
+  await sendMessage(kolkata, 'remind me in 10 minutes to stretch')
+  await waitForTurnEnds(server.url, id, 1)
+
+  const own = kolkata.getByTestId('reminder-own-time')
+  await expect(own).toHaveText(/^(heute|morgen) \d{2}:\d{2} · Kolkata$/)
+  await expect(own).toHaveAttribute('title', GERMAN_FULL)
+  await expect(kolkata.getByTestId('reminder-countdown')).toHaveText(/^in (10:00|9:[0-5]\d)$/)
+  await expect(kolkata.getByTestId('reminder-rule')).toHaveText('Once, 10 min after it was set · schedule-1')
+  await expect(kolkata.getByTestId('message-user').locator('.stamp')).toHaveText(/^\d{2}:\d{2}$/)
+  await expect(kolkata.getByTestId('message-user').locator('.msg-author')).toHaveText('You')
+  await expect(kolkata.getByTestId('reading-chip')).toHaveText(/^Time \d{2}:\d{2} · Kolkata · from Kolkata$/)
+  expect(await kolkata.locator('body').innerText()).not.toContain('Calcutta')
+  await kolkata.screenshot({ path: testInfo.outputPath('de-DE-kolkata.png') })
+
+  const newYork = await zones.open('America/New_York', kolkata.url(), { locale: 'en-US' })
+  await expectZone(newYork.getByTestId('session-zone'), canonical, 'Kolkata')
+  await expect(newYork.getByTestId('reminder-own-time')).toHaveText(/^(today|tomorrow) \d{1,2}:\d{2} (AM|PM) · Kolkata$/)
+  await expect(newYork.getByTestId('reminder-browser-time')).toHaveText(/^(yesterday|today|tomorrow) \d{1,2}:\d{2} (AM|PM) · New York, this browser$/)
+  await expect(newYork.getByTestId('message-user').locator('.stamp')).toHaveText(/^\d{1,2}:\d{2} (AM|PM)$/)
+  await expect(newYork.getByTestId('message-user').locator('.msg-author')).toHaveText('Kolkata')
+  await newYork.screenshot({ path: testInfo.outputPath('en-US-new-york.png') })
+})
+
+test('a reminder made from the form with an explicit zone shows both zones; notification permission is asked then, never on load', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
+  const berlin = await zones.open('Europe/Berlin', server.url)
+  await berlin.context().addInitScript(() => {
+    const counted = window as unknown as { permissionAsks: number }
+    counted.permissionAsks = 0
+    Notification.requestPermission = () => {
+      counted.permissionAsks += 1
+      return Promise.resolve('default')
+    }
+  })
+  await berlin.reload()
+  const id = await createSessionFromUi(berlin)
+  const asks = () => berlin.evaluate(() => (window as unknown as { permissionAsks: number }).permissionAsks)
+  expect(await asks()).toBe(0)
+
+  await berlin.getByTestId('reminder-new').click()
+  const form = berlin.getByTestId('reminder-form')
+  await expect(form.getByTestId('reminder-zone')).toHaveValue('Europe/Berlin')
+  await expect(form.getByTestId('reminder-zone-browser')).toHaveCount(0)
+  await form.getByTestId('reminder-prompt').fill('call the New York office')
+  const tomorrow = new Date(Date.now() + 86_400_000)
+  const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(tomorrow)
+  await form.getByTestId('reminder-date').fill(date)
+  await form.getByTestId('reminder-time').fill('09:00')
+  await form.getByTestId('reminder-zone').selectOption('America/New_York')
+  await berlin.screenshot({ path: testInfo.outputPath('reminder-form.png') })
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  expect(await asks()).toBe(1)
+
+  const reminder = berlin.getByTestId('reminder')
+  await expect(reminder).toHaveAttribute('data-time-zone', 'America/New_York')
+  await expect(reminder.getByTestId('reminder-own-time')).toHaveText(/^(tomorrow|[A-Z][a-z]+day) 9:00 AM · New York$/)
+  await expect(reminder.getByTestId('reminder-browser-time')).toHaveText(/^(tomorrow|[A-Z][a-z]+day) 3:00 PM · Berlin, this browser$/)
+  await berlin.screenshot({ path: testInfo.outputPath('reminder-explicit-zone.png') })
+
+  const [view] = await fetchSchedules(server.url, id)
+  expect(view).toMatchObject({ id: 'schedule-1', kind: 'at', prompt: 'call the New York office', timeZone: 'America/New_York', scheduledAtLocal: `${date}T09:00:00-05:00[America/New_York]` })
+  const { events } = await readSessionFile(server.dataDir, id)
+  expect(scheduleChanges(events)).toEqual([
+    { version: 1, operation: 'create', schedule: { id: 'schedule-1', kind: 'at', prompt: 'call the New York office', scheduledAt: view.scheduledAt, timeZone: 'America/New_York' } },
+  ])
+
+  await reminder.getByTestId('reminder-edit').click()
+  const edit = berlin.getByTestId('reminder-form')
+  await expect(edit.getByTestId('reminder-zone')).toHaveValue('America/New_York')
+  await expect(edit.getByTestId('reminder-time')).toHaveValue('09:00')
+  await edit.getByTestId('reminder-zone-browser').click()
+  await expect(edit.getByTestId('reminder-zone')).toHaveValue('Europe/Berlin')
+  await edit.getByTestId('reminder-time').fill('16:30')
+  await edit.getByTestId('reminder-save').click()
+  await expect(reminder.getByTestId('reminder-own-time')).toHaveText(/^(tomorrow|[A-Z][a-z]+day) 4:30 PM · Berlin$/)
+  await expect(reminder.getByTestId('reminder-browser-time')).toHaveCount(0)
+  expect(await asks()).toBe(1)
+  expect(await fetchSchedules(server.url, id)).toEqual([expect.objectContaining({ id: 'schedule-1', timeZone: 'Europe/Berlin', scheduledAtLocal: `${date}T16:30:00+01:00[Europe/Berlin]` })])
+})
+
+test('a reminder in Session A that comes due while Session B is open: toast, unread mark and tab badge; Snooze makes a new one 10 min later; Open goes to A', async ({
+  zones,
+  servers,
+}, testInfo) => {
+  const server = await servers.start({
+    script: [
+      { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Take the bread out', after_seconds: 4 } }] },
+      { text: 'I will remind you in 4 seconds.' },
+      { text: 'Reminder: take the bread out.' },
+    ],
+  })
+  const page = await zones.open('Europe/Berlin', server.url)
+  const a = await createSessionFromUi(page)
+  await sendMessage(page, 'Remind me in 4 seconds to take the bread out')
+  await expect(page.getByTestId('reminder')).toHaveCount(1)
+  await page.getByTestId('session-rename').click()
+  await page.getByTestId('session-rename-input').fill('Baking')
+  await page.keyboard.press('Enter')
+  const b = await createSessionFromUi(page)
+  expect(b).not.toBe(a)
+
+  const toast = page.getByTestId('toast')
+  await expect(toast).toHaveCount(1, { timeout: 20_000 })
+  await expect(toast).toContainText('Reminder due · Baking')
+  await expect(toast).toContainText('Take the bread out')
+  await expect(toast).toContainText(/today \d{1,2}:\d{2} (AM|PM) · Berlin/)
+  const itemA = page.locator(`[data-testid="session-item"][data-session-id="${a}"]`)
+  await expect(itemA.getByTestId('unread-mark')).toHaveText(/^1/)
+  await expect(page.locator(`[data-testid="session-item"][data-session-id="${b}"]`).getByTestId('unread-mark')).toHaveCount(0)
+  await expect(page).toHaveTitle(/^\(1\) /)
+  await page.screenshot({ path: testInfo.outputPath('toast-unread-badge.png') })
+
+  const snoozedAt = Date.now()
+  await toast.getByTestId('reminder-snooze').click()
+  await expect(toast).toHaveCount(0)
+  await expect.poll(async () => (await fetchSchedules(server.url, a)).length).toBe(1)
+  const [snoozed] = await fetchSchedules(server.url, a)
+  expect(snoozed).toMatchObject({ id: 'schedule-2', kind: 'after', prompt: 'Take the bread out', afterSeconds: 600, state: 'scheduled' })
+  expect(Date.parse(snoozed.scheduledAt as string) - snoozedAt).toBeGreaterThan(590_000)
+  expect(Date.parse(snoozed.scheduledAt as string) - snoozedAt).toBeLessThan(620_000)
+
+  await expect(itemA.getByTestId('unread-mark')).toHaveText(/^1/)
+  await itemA.click()
+  await page.waitForURL(new RegExp(`/s/${a}$`))
+  await expect(itemA.getByTestId('unread-mark')).toHaveCount(0)
+  await expect(page).toHaveTitle('Baking · Schedule Web')
+  const reminder = page.getByTestId('reminder')
+  await expect(reminder).toHaveAttribute('data-schedule-id', 'schedule-2')
+  await expect(reminder.getByTestId('reminder-countdown')).toHaveText(/^in (10:00|9:[0-5]\d)$/)
+  await expect(page.getByTestId('reminder-due')).toContainText('Take the bread out')
+  await expect(page.getByTestId('reminder-due').getByTestId('reminder-done')).toHaveCount(0)
+  await page.screenshot({ path: testInfo.outputPath('opened-after-snooze.png') })
+})
+
+test('Open on a toast goes to the Session; Done on the due card dismisses the notice', async ({ zones, servers }) => {
+  const server = await servers.start({
+    script: [
+      { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Call Ana', after_seconds: 3 } }] },
+      { text: 'Noted.' },
+      { text: 'Reminder: call Ana.' },
+    ],
+  })
+  const page = await zones.open('Asia/Shanghai', server.url)
+  const a = await createSessionFromUi(page)
+  await sendMessage(page, 'Remind me in 3 seconds to call Ana')
+  await expect(page.getByTestId('reminder')).toHaveCount(1)
+  await createSessionFromUi(page)
+  const toast = page.getByTestId('toast')
+  await expect(toast).toContainText('Call Ana', { timeout: 20_000 })
+  await toast.getByTestId('toast-open').click()
+  await page.waitForURL(new RegExp(`/s/${a}$`))
+  await expect(toast).toHaveCount(0)
+  await expect(page).not.toHaveTitle(/^\(/)
+  const due = page.getByTestId('reminder-due')
+  await expect(due).toContainText('Call Ana')
+  await due.getByTestId('reminder-done').click()
+  await expect(due).toContainText('Done.')
+  await expect(due.getByTestId('reminder-snooze')).toHaveCount(0)
+})
+
+test('the assistant confirms a reminder in a Chatham Session in Chatham’s words, not as a UTC instant', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const chatham = await zones.open('Pacific/Chatham', server.url)
+  const id = await createSessionFromUi(chatham)
+  await sendMessage(chatham, 'remind me at 07:45 tomorrow to feed the cat')
+  await waitForTurnEnds(server.url, id, 1)
+  const answer = chatham.getByTestId('message-assistant')
+  await expect(answer).toContainText('07:45')
+  await expect(answer).toContainText('Chatham')
+  await expect(answer).not.toContainText(/\d{2}:\d{2}:\d{2}(\.\d{3})?Z/)
+  await expect(chatham.getByTestId('reminder-own-time')).toHaveText(/^tomorrow 7:45 AM · Chatham$/)
+})
+
+test('a browser whose clock runs 10 minutes ahead sees the device clock warning', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
+  const page = await zones.open('Europe/Berlin')
+  await page.clock.install({ time: Date.now() + 10 * 60_000 })
+  await page.goto(server.url)
+  const warning = page.getByTestId('clock-warning')
+  await expect(warning).toHaveText(/^Your device clock is (9|10|11) min ahead of the server\./)
+  await page.screenshot({ path: testInfo.outputPath('clock-warning.png') })
+
+  const inTime = await zones.open('Europe/Berlin', server.url)
+  await expect(inTime.getByTestId('browser-zone')).toBeVisible()
+  await expect(inTime.getByTestId('clock-warning')).toHaveCount(0)
+})
