@@ -21,6 +21,7 @@ import { measureHttp } from './http-bench.ts'
 import { collect, fmt, medianTiming, sizeLabel, timed, type Timing } from './measure.ts'
 import { timeOpenSession } from './open-bench.ts'
 import { renderReport } from './report.ts'
+import { measureUi, renderUiReport, type UiFigures } from './ui-bench.ts'
 
 const HEAP_MB = 8192
 const SIZES = [1_000, 10_000, 100_000, 1_000_000]
@@ -141,6 +142,14 @@ async function main(): Promise<void> {
     const http = await measureHttp(join(root, 'http'), 200, 10)
     log(`http: POST→202 p50 ${fmt(http.ackP50)} ms, p99 ${fmt(http.ackP99)} ms; reading on SSE p50 ${fmt(http.readingP50)} ms, p99 ${fmt(http.readingP99)} ms`)
 
+    // Overlay in headless Chromium (SPEC 12.1): first render, DOM size and new-message latency.
+    let ui: UiFigures | null = null
+    try {
+      ui = await measureUi({ log })
+    } catch (error) {
+      failures.push(`overlay bench could not run: ${error instanceof Error ? error.message : String(error)}`)
+    }
+
     const seconds = (performance.now() - started) / 1000
     console.log(
       renderReport({
@@ -158,6 +167,7 @@ async function main(): Promise<void> {
         environment: `node ${process.version}, ${cpus().length} CPUs, load average ${loadAtStart} at start / ${loadAverage()} at end, ${seconds.toFixed(0)} s`,
       }),
     )
+    if (ui !== null) console.log(`\n${renderUiReport(ui)}`)
   } finally {
     await rm(root, { recursive: true, force: true })
   }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { sameTimeZone } from '../../protocol/index.ts'
 import { loadOlderEvents } from '../data/queries.ts'
@@ -29,6 +29,25 @@ type Extra =
 type Row = { kind: 'item'; key: string; item: ConversationItem } | Extra
 
 const STICK_PX = 80
+
+/** The pane's size from a ResizeObserver only: no synchronous layout read when the list mounts (the first rect is the window's). */
+function observePaneRect(instance: Virtualizer<HTMLDivElement, Element>, onRect: (rect: { width: number; height: number }) => void): () => void {
+  const element = instance.scrollElement
+  if (element === null) return () => undefined
+  const observer = new ResizeObserver(([entry]) => {
+    if (entry !== undefined) onRect({ width: Math.round(entry.contentRect.width), height: Math.round(entry.contentRect.height) })
+  })
+  observer.observe(element)
+  return () => observer.disconnect()
+}
+
+/** A row's height from its ResizeObserver entry; before the first one arrives, the cached or estimated height (never a layout read). */
+function rowHeight(element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>): number {
+  const box = entry?.borderBoxSize?.[0]
+  if (box !== undefined) return Math.round(box.blockSize)
+  const index = instance.indexFromElement(element)
+  return instance.measurementsCache[index]?.size ?? instance.options.estimateSize(index)
+}
 const OLDER_PX = 600
 
 function Stamp({ time, context }: { time: number; context: RowContext }) {
@@ -272,11 +291,19 @@ export function Conversation({
     getScrollElement: () => paneRef.current,
     estimateSize: (index) => estimate(rowAt(index)),
     getItemKey: useCallback((index: number) => rowAt(index).key, [rowAt]),
-    overscan: 6,
+    overscan: 3,
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
+    observeElementRect: observePaneRect,
+    measureElement: rowHeight,
     paddingStart: 16,
     paddingEnd: 12,
   })
   const total = virtualizer.getTotalSize()
+  const rowNodes = useRef(new Map<number, HTMLDivElement>())
+
+  useLayoutEffect(() => {
+    for (const node of rowNodes.current.values()) virtualizer.measureElement(node)
+  })
 
   useLayoutEffect(() => {
     const spacer = spacerRef.current
@@ -372,7 +399,7 @@ export function Conversation({
         {virtualizer.getVirtualItems().map((virtualRow) => {
           const row = rowAt(virtualRow.index)
           return (
-            <VirtualRow key={virtualRow.key} index={virtualRow.index} start={virtualRow.start} measure={virtualizer.measureElement}>
+            <VirtualRow key={virtualRow.key} index={virtualRow.index} start={virtualRow.start} nodes={rowNodes.current}>
               {row.kind === 'item' ? (
                 <Item item={row.item} context={rowContext} expanded={expanded.has(row.item.key)} onToggle={onToggle} />
               ) : (
@@ -386,22 +413,33 @@ export function Conversation({
   )
 }
 
-function VirtualRow({ index, start, measure, children }: { index: number; start: number; measure: (node: Element | null) => void; children: React.ReactNode }) {
+function VirtualRow({
+  index,
+  start,
+  nodes,
+  children,
+}: {
+  index: number
+  start: number
+  nodes: Map<number, HTMLDivElement>
+  children: React.ReactNode
+}) {
   const ref = useRef<HTMLDivElement>(null)
   useLayoutEffect(() => {
     const node = ref.current
     if (node === null) return
     node.style.transform = `translateY(${start}px)`
   }, [start])
-  const setRef = useCallback(
-    (node: HTMLDivElement | null) => {
-      ref.current = node
-      if (node !== null) measure(node)
-    },
-    [measure],
-  )
+  useLayoutEffect(() => {
+    const node = ref.current
+    if (node === null) return
+    nodes.set(index, node)
+    return () => {
+      if (nodes.get(index) === node) nodes.delete(index)
+    }
+  }, [index, nodes])
   return (
-    <div className="virtual-row" data-index={index} ref={setRef}>
+    <div className="virtual-row" data-index={index} ref={ref}>
       {children}
     </div>
   )

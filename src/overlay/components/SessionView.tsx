@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import type { SessionHeader, SessionSummary } from '../../protocol/index.ts'
 import { ApiError } from '../data/http.ts'
 import { useDone } from '../data/notices.ts'
 import { useCancelTurn, useSendMessage, useSession, useSessionLog } from '../data/queries.ts'
@@ -12,6 +13,12 @@ import { ErrorNotice } from './ErrorNotice.tsx'
 import { RemindersPanel } from './RemindersPanel.tsx'
 import { SessionTitle } from './SessionTitle.tsx'
 import { ZoneBar, ZoneDisagreement } from './ZoneBar.tsx'
+
+/** The summary of a Session whose log page arrived before its summary: zone and creation from the header, no title, idle. */
+function provisionalSummary(header: SessionHeader | null, eventCount: number): SessionSummary | null {
+  if (header === null) return null
+  return { id: header.id, createdAt: header.createdAt, timeZone: header.timeZone ?? null, status: 'idle', eventCount }
+}
 
 /** One open Session: zones (sticky on phones), conversation, reminders (a drawer on phones) and composer, kept live over SSE. */
 export function SessionView({
@@ -28,7 +35,7 @@ export function SessionView({
   onLeave: () => void
 }) {
   const session = useSession(sessionId)
-  const log = useSessionLog(sessionId, session.isSuccess)
+  const log = useSessionLog(sessionId, !session.isError)
   const stream = useSessionStream(sessionId, log.isSuccess)
   const streaming = useStreamingText(sessionId)
   const done = useDone()
@@ -54,7 +61,8 @@ export function SessionView({
     return () => document.removeEventListener('keydown', onKeyDown)
   }, [drawer, running, offline, cancel])
 
-  if (session.isPending) {
+  const provisional = session.data ?? provisionalSummary(log.data?.header ?? null, log.data?.eventCount ?? 0)
+  if (session.isPending && provisional === null) {
     return (
       <div className="session">
         <ZoneBar browserZone={browserZone} />
@@ -82,10 +90,10 @@ export function SessionView({
     )
   }
 
-  const summary = session.data
+  const summary = session.data ?? (provisional as SessionSummary)
   const sessionZone = summary.timeZone
   const name = sessionName(summary, locale, browserZone, now)
-  const statusText = offline ? 'Status unknown' : running ? 'Running' : 'Idle'
+  const statusText = offline ? 'Status unknown' : session.data === undefined ? 'Loading…' : running ? 'Running' : 'Idle'
   return (
     <div className="session">
       <div className="session-top">
@@ -95,7 +103,7 @@ export function SessionView({
             <span
               className={`status status-${offline ? 'unknown' : running ? 'running' : 'idle'}`}
               data-testid="session-status"
-              data-status={summary.status}
+              data-status={session.data?.status ?? 'loading'}
               title={offline ? 'The server cannot be reached' : undefined}
             >
               {statusText}
