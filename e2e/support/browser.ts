@@ -55,8 +55,9 @@ export function sessionIdOf(page: Page): string {
 
 /** Clicks "New session" the way a person does and answers the new Session's id once its view is open. */
 export async function createSessionFromUi(page: Page): Promise<string> {
+  const before = page.url()
   await page.getByTestId('new-session').click()
-  await page.waitForURL(SESSION_URL)
+  await page.waitForURL((url) => SESSION_URL.test(url.pathname) && url.href !== before)
   await expect(page.getByTestId('session-status')).toBeVisible()
   return sessionIdOf(page)
 }
