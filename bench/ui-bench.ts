@@ -17,8 +17,10 @@ export type UiRow = {
   events: number
   /** Median ms from the events request's start to the first conversation row in the DOM, the Session opened from the list. */
   firstRenderMs: number
-  /** Median ms to fetch and JSON-parse the same page in the same page (the floor). */
+  /** The floor: the page's own fetch as it happened (request start to last byte) plus JSON-parsing its body, median ms. */
   fetchParseMs: number
+  /** The same page fetched and parsed again once the page is quiet, median ms (a second, lower floor). */
+  refetchParseMs: number
   /** DOM elements once the conversation shows, and after scrolling up through every page. */
   domNodes: number
   domNodesAllLoaded: number
@@ -72,7 +74,7 @@ function instrument(): void {
 }
 
 /** Opens the Session from the list of a page showing another one (its first render with the app already running), and times it. */
-async function firstRender(browser: Browser, url: string, id: string, via: string): Promise<{ render: number; floor: number; nodes: number; page: Page }> {
+async function firstRender(browser: Browser, url: string, id: string, via: string): Promise<{ render: number; floor: number; refetch: number; nodes: number; page: Page }> {
   const context = await browser.newContext({ timezoneId: ZONE, locale: 'en-US', viewport: { width: 1280, height: 860 } })
   await context.addInitScript(instrument)
   const page = await context.newPage()
@@ -91,10 +93,17 @@ async function firstRender(browser: Browser, url: string, id: string, via: strin
       .find((e) => e.name.includes(`/api/sessions/${sessionId}/events?limit=`)) as PerformanceResourceTiming | undefined
     if (entry === undefined) throw new Error('no events request seen')
     const start = performance.now()
-    const body: unknown = await (await fetch(entry.name, { headers: { accept: 'application/json' } })).json()
-    const floor = performance.now() - start
+    const text = await (await fetch(entry.name, { headers: { accept: 'application/json' } })).text()
+    const parseStart = performance.now()
+    const body: unknown = JSON.parse(text)
+    const parsed = performance.now()
     if (typeof body !== 'object' || body === null) throw new Error('events page did not parse')
-    return { render: window.__firstRow - entry.startTime, floor, nodes: document.getElementsByTagName('*').length }
+    return {
+      render: window.__firstRow - entry.startTime,
+      floor: entry.responseEnd - entry.startTime + (parsed - parseStart),
+      refetch: parsed - start,
+      nodes: document.getElementsByTagName('*').length,
+    }
   }, id)
   return { ...measured, page }
 }
@@ -114,6 +123,8 @@ async function scrollToStart(page: Page): Promise<number> {
       if (atStart) break
     }
   }
+  const first = await page.evaluate(() => Number(document.querySelector('.virtual-row[data-index="0"]')?.getAttribute('data-seq') ?? NaN))
+  if (!(first < 50)) throw new Error(`scrolling up did not reach the start of the conversation (first row seq ${first})`)
   return page.evaluate(() => document.getElementsByTagName('*').length)
 }
 
@@ -162,7 +173,7 @@ export async function measureUi(options: { sizes?: number[]; renders?: number; m
       const id = `ui-${sizeLabel(size)}`
       const warm = await fetch(`${server.url}/api/sessions/${id}/events?limit=1`)
       const { eventCount } = (await warm.json()) as { eventCount?: number }
-      const runs: Array<{ render: number; floor: number; nodes: number }> = []
+      const runs: Array<{ render: number; floor: number; refetch: number; nodes: number }> = []
       let last: Page | null = null
       for (let r = 0; r < renders; r++) {
         const run = await firstRender(browser, server.url, id, `ui-${sizeLabel(sizes[0])}` === id ? `ui-${sizeLabel(sizes[1] ?? sizes[0])}` : `ui-${sizeLabel(sizes[0])}`)
@@ -178,6 +189,7 @@ export async function measureUi(options: { sizes?: number[]; renders?: number; m
         events: eventCount ?? size,
         firstRenderMs: median(runs.map((r) => r.render)),
         fetchParseMs: median(runs.map((r) => r.floor)),
+        refetchParseMs: median(runs.map((r) => r.refetch)),
         domNodes: median(runs.map((r) => r.nodes)),
         domNodesAllLoaded: allLoaded,
         latencyP50: median(lat),
@@ -199,11 +211,11 @@ export function renderUiReport(figures: UiFigures): string {
   const { rows } = figures
   const out = [
     `Overlay in headless Chromium (real server, generated Sessions; median of ${figures.renders} first renders of a Session opened from the list, ${figures.messages} new messages each):`,
-    '| events | first render (ms) | fetch + parse page (ms) | render / fetch+parse | DOM nodes | DOM nodes, every page loaded | new message p50 (ms) | p95 (ms) |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| events | first render (ms) | its fetch + parse (ms) | render / fetch+parse | repeat fetch + parse (ms) | render / repeat | DOM nodes | DOM nodes, every page loaded | new message p50 (ms) | p95 (ms) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.events} | ${fmt(r.firstRenderMs)} | ${fmt(r.fetchParseMs)} | ${fmt(r.firstRenderMs / r.fetchParseMs, 2)} | ${r.domNodes} | ${r.domNodesAllLoaded} | ${fmt(r.latencyP50)} | ${fmt(r.latencyP95)} |`,
+        `| ${r.events} | ${fmt(r.firstRenderMs)} | ${fmt(r.fetchParseMs)} | ${fmt(r.firstRenderMs / r.fetchParseMs, 2)} | ${fmt(r.refetchParseMs)} | ${fmt(r.firstRenderMs / r.refetchParseMs, 2)} | ${r.domNodes} | ${r.domNodesAllLoaded} | ${fmt(r.latencyP50)} | ${fmt(r.latencyP95)} |`,
     ),
     '',
   ]
@@ -211,7 +223,9 @@ export function renderUiReport(figures: UiFigures): string {
   const small = rows[0]
   const renderRatio = big.firstRenderMs / big.fetchParseMs
   const latencyRatio = big.latencyP50 / small.latencyP50
-  out.push(`${renderRatio <= 3 ? 'PASS' : 'FAIL'} overlay first render at ${big.events} events / fetch+parse of its page = ${fmt(renderRatio, 2)} (target ≤ 3)`)
+  out.push(
+    `${renderRatio <= 3 ? 'PASS' : 'FAIL'} overlay first render at ${big.events} events / the fetch and parse of its page = ${fmt(renderRatio, 2)} (target ≤ 3; against a repeat fetch+parse once quiet: ${fmt(big.firstRenderMs / big.refetchParseMs, 2)})`,
+  )
   out.push(`${Math.max(big.domNodes, big.domNodesAllLoaded) < 3000 ? 'PASS' : 'FAIL'} overlay DOM nodes at ${big.events} events = ${big.domNodes}, ${big.domNodesAllLoaded} with every page loaded (target < 3,000)`)
   out.push(`${latencyRatio <= 1.5 ? 'PASS' : 'FAIL'} overlay new-message latency p50 at ${big.events} / at ${small.events} events = ${fmt(latencyRatio, 2)} (${fmt(big.latencyP50)} ms / ${fmt(small.latencyP50)} ms; target ≤ 1.5, and ≤ 50 ms each)`)
   return out.join('\n')

@@ -399,7 +399,7 @@ export function Conversation({
         {virtualizer.getVirtualItems().map((virtualRow) => {
           const row = rowAt(virtualRow.index)
           return (
-            <VirtualRow key={virtualRow.key} index={virtualRow.index} start={virtualRow.start} nodes={rowNodes.current}>
+            <VirtualRow key={virtualRow.key} index={virtualRow.index} seq={row.kind === 'item' ? row.item.seq : null} start={virtualRow.start} nodes={rowNodes.current}>
               {row.kind === 'item' ? (
                 <Item item={row.item} context={rowContext} expanded={expanded.has(row.item.key)} onToggle={onToggle} />
               ) : (
@@ -415,11 +415,13 @@ export function Conversation({
 
 function VirtualRow({
   index,
+  seq,
   start,
   nodes,
   children,
 }: {
   index: number
+  seq: number | null
   start: number
   nodes: Map<number, HTMLDivElement>
   children: React.ReactNode
@@ -439,7 +441,7 @@ function VirtualRow({
     }
   }, [index, nodes])
   return (
-    <div className="virtual-row" data-index={index} ref={ref}>
+    <div className="virtual-row" data-index={index} data-seq={seq ?? undefined} ref={ref}>
       {children}
     </div>
   )
