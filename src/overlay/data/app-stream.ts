@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../../protocol/index.ts'
+import { parseJsonObject } from '../lib/json-object.ts'
 import type { SseMessage } from '../lib/sse-parser.ts'
 import { reportReachable } from './connectivity.ts'
 import { noticeDue, type DueNotice } from './notices.ts'
@@ -8,15 +9,6 @@ import { putSession } from './queries.ts'
 import { openSse } from './sse-client.ts'
 
 const CURSOR_KEY = 'schedule-web:stream-cursor'
-
-function parse(data: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(data)
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null
-  } catch {
-    return null
-  }
-}
 
 function isSummary(value: unknown): value is SessionSummary {
   if (typeof value !== 'object' || value === null) return false
@@ -54,7 +46,7 @@ export function useAppStream(onNotice: (notice: DueNotice) => void): boolean {
   useEffect(() => {
     const onMessage = (message: SseMessage) => {
       if (message.id !== null) storeCursor(message.id)
-      const data = parse(message.data)
+      const data = parseJsonObject(message.data)
       if (data === null) return
       if (message.event === 'session' && isSummary(data.session)) {
         putSession(client, data.session)

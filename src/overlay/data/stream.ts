@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { SessionEvent, SessionStatus } from '../../protocol/index.ts'
+import { parseJsonObject } from '../lib/json-object.ts'
 import type { SseMessage } from '../lib/sse-parser.ts'
 import { appendToLog, type SessionLog } from '../lib/session-log.ts'
 import { reportReachable } from './connectivity.ts'
@@ -14,15 +15,6 @@ import { addDelta, settleStreaming } from './streaming-text.ts'
 export type StreamState = 'connecting' | 'live' | 'reconnecting'
 
 const FLUSH_MS = 16
-
-function parseJson(data: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(data)
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null
-  } catch {
-    return null
-  }
-}
 
 function asEvent(value: Record<string, unknown> | null): SessionEvent | null {
   return value !== null && typeof value.seq === 'number' && typeof value.type === 'string' && typeof value.time === 'number'
@@ -90,7 +82,7 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
     const onMessage = (message: SseMessage) => {
       switch (message.event) {
         case 'session-event': {
-          const event = asEvent(parseJson(message.data))
+          const event = asEvent(parseJsonObject(message.data))
           if (event !== null) {
             queue.push(event)
             schedule()
@@ -98,7 +90,7 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
           break
         }
         case 'status': {
-          const next = asStatus(parseJson(message.data))
+          const next = asStatus(parseJsonObject(message.data))
           if (next !== null) {
             status = next
             schedule()
@@ -106,7 +98,7 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
           break
         }
         case 'assistant-delta': {
-          const delta = parseJson(message.data)
+          const delta = parseJsonObject(message.data)
           if (delta !== null && typeof delta.turn === 'number' && typeof delta.step === 'number' && typeof delta.text === 'string') {
             addDelta(id, { turn: delta.turn, step: delta.step, text: delta.text })
           }
