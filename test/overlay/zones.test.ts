@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compareZones, sessionZoneLabel } from '../../src/overlay/lib/zones.ts'
+import { compareZones } from '../../src/overlay/lib/zones.ts'
 
 describe('compareZones', () => {
   it('agrees on canonically equal zones', () => {
@@ -23,12 +23,5 @@ describe('compareZones', () => {
   it('reports a browser without a usable zone', () => {
     expect(compareZones('UTC', null)).toEqual({ kind: 'browser-unknown', sessionZone: 'UTC' })
     expect(compareZones('UTC', 'CST')).toEqual({ kind: 'browser-unknown', sessionZone: 'UTC' })
-  })
-})
-
-describe('sessionZoneLabel', () => {
-  it('shows the zone or unavailable', () => {
-    expect(sessionZoneLabel('Asia/Shanghai')).toBe('Asia/Shanghai')
-    expect(sessionZoneLabel(null)).toBe('unavailable')
   })
 })

@@ -55,7 +55,16 @@ export function ReminderForm({
 
   const local = draft.kind === 'at' || draft.kind === 'daily'
   return (
-    <form className="reminder-form" data-testid="reminder-form" onSubmit={onSubmit} aria-label={editing === null ? 'New reminder' : `Edit reminder ${editing.view.id}`}>
+    <form
+      className="reminder-form"
+      data-testid="reminder-form"
+      onSubmit={onSubmit}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return
+        event.preventDefault()
+        onDone(null)
+      }}
+      aria-label={editing === null ? 'New reminder' : `Edit reminder ${editing.view.id}`}>
       <div className="field">
         <label htmlFor={ids.prompt}>Remind me to</label>
         <input id={ids.prompt} data-testid="reminder-prompt" dir="auto" value={draft.prompt} onChange={(e) => change({ prompt: e.target.value })} autoFocus />

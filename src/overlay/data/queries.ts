@@ -241,11 +241,11 @@ export function useUpdateSchedule(id: string) {
   })
 }
 
-/** Minutes a Snooze defers a reminder by. */
-export const SNOOZE_SECONDS = 600
+/** How long Snooze defers a reminder (10 min). */
+export const SNOOZE_FOR_SECONDS = 600
 
 /** Snoozes a reminder of any Session: a new one-off reminder with the same prompt, 10 minutes from now. */
-export async function snoozeSchedule(client: QueryClient, sessionId: string, scheduleId: string, seconds = SNOOZE_SECONDS): Promise<ScheduleView> {
+export async function snoozeSchedule(client: QueryClient, sessionId: string, scheduleId: string, seconds = SNOOZE_FOR_SECONDS): Promise<ScheduleView> {
   const { schedule } = await apiRequest<{ schedule: ScheduleView }>(
     sessionApiPath(sessionId, `/schedules/${encodeURIComponent(scheduleId)}/snooze`),
     { method: 'POST', body: { seconds } },

@@ -14,7 +14,3 @@ export function compareZones(sessionZone: string | null, browserZone: string | n
   return sameTimeZone(sessionZone, browserZone) ? { kind: 'same' } : { kind: 'different', sessionZone, browserZone }
 }
 
-/** The label a Session zone is shown with: the zone, or `unavailable` for headerless Sessions. */
-export function sessionZoneLabel(sessionZone: string | null): string {
-  return sessionZone ?? 'unavailable'
-}
