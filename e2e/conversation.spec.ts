@@ -245,7 +245,7 @@ test('keyboard only: the message box one Tab away, focus after New session and a
   await page.screenshot({ path: testInfo.outputPath('rtl.png') })
 })
 
-// Waits for the server to forward the model's text deltas as `event: assistant-delta` (SPEC 9 "Streaming text").
+// The stream carries `assistant-delta`, but the OpenAI-compatible adapter and the script model do not hand deltas to the loop yet (SPEC 10).
 test.fixme('a model that streams slowly shows its text progressively before the durable message replaces it', async ({ zones, servers }, testInfo) => {
   const words = ['Good ', 'morning! ', 'Here ', 'is ', 'your ', 'plan ', 'for ', 'today.']
   const model = await startFakeOpenAi(words, 400)
