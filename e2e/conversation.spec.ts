@@ -192,6 +192,7 @@ test('keyboard only: the message box one Tab away, focus after New session and a
     ],
   })
   const page = await zones.open('UTC', server.url)
+  await expect(page.getByText('No sessions yet.')).toBeVisible()
   await page.keyboard.press('Tab')
   await expect(page.locator(':focus')).toHaveText('Skip to content')
   await page.keyboard.press('Tab')

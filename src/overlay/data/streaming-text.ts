@@ -31,6 +31,11 @@ export function settleStreaming(sessionId: string, turn: number | null, step?: n
   emit()
 }
 
+/** The text a Session's model is streaming now, oldest step first (the hook's snapshot). */
+export function streamingTextOf(sessionId: string): StreamingText[] {
+  return bySession.get(sessionId) ?? EMPTY
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)
   return () => listeners.delete(listener)
@@ -38,5 +43,5 @@ function subscribe(listener: () => void): () => void {
 
 /** The text the model of a Session is streaming now, oldest step first. */
 export function useStreamingText(sessionId: string): StreamingText[] {
-  return useSyncExternalStore(subscribe, () => bySession.get(sessionId) ?? EMPTY)
+  return useSyncExternalStore(subscribe, () => streamingTextOf(sessionId))
 }
