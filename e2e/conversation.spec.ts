@@ -2,7 +2,6 @@ import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures.ts'
 import { expectAccessible } from './support/axe.ts'
 import { PHONE, createSessionFromUi, expandReading, readingCards, sendMessage, waitForTurnEnds } from './support/browser.ts'
-import { startFakeOpenAi } from './support/fake-openai.ts'
 import { personMessages, postMessage, readSessionFile, turnEnds } from './support/log.ts'
 
 const STEP_ONE_MS = 6_000
@@ -246,25 +245,19 @@ test('keyboard only: the message box one Tab away, focus after New session and a
   await page.screenshot({ path: testInfo.outputPath('rtl.png') })
 })
 
-// The stream carries `assistant-delta`, but the OpenAI-compatible adapter and the script model do not hand deltas to the loop yet (SPEC 10).
-test.fixme('a model that streams slowly shows its text progressively before the durable message replaces it', async ({ zones, servers }, testInfo) => {
-  const words = ['Good ', 'morning! ', 'Here ', 'is ', 'your ', 'plan ', 'for ', 'today.']
-  const model = await startFakeOpenAi(words, 400)
-  try {
-    const server = await servers.start({ args: ['--model', 'openai:fake-model'], env: { MODEL_BASE_URL: model.baseUrl, MODEL_API_KEY: 'test-key' } })
-    const page = await zones.open('Europe/Berlin', server.url)
-    const id = await createSessionFromUi(page)
-    await sendMessage(page, 'Plan my day')
-    const streaming = page.getByTestId('message-streaming')
-    await expect(streaming).toContainText('Good morning!')
-    await expect(page.getByTestId('message-assistant')).toHaveCount(0)
-    await page.screenshot({ path: testInfo.outputPath('streaming.png') })
-    await expect(page.getByTestId('message-assistant')).toHaveText(/Good morning! Here is your plan for today\./)
-    await expect(streaming).toHaveCount(0)
-    await waitForTurnEnds(server.url, id, 1)
-  } finally {
-    await model.close()
-  }
+test('a model that streams slowly shows its text progressively before the durable message replaces it', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start({ script: [{ text: 'Good morning! Here is your plan for today.', streamDelayMs: 400 }] })
+  const page = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(page)
+  await sendMessage(page, 'Plan my day')
+  const streaming = page.getByTestId('message-streaming')
+  await expect(streaming).toContainText('Good morning!')
+  await expect(streaming).not.toContainText('today.')
+  await expect(page.getByTestId('message-assistant')).toHaveCount(0)
+  await page.screenshot({ path: testInfo.outputPath('streaming.png') })
+  await expect(page.getByTestId('message-assistant')).toHaveText(/Good morning! Here is your plan for today\./)
+  await expect(streaming).toHaveCount(0)
+  await waitForTurnEnds(server.url, id, 1)
 })
 
 test('a Session can be renamed, and untitled Sessions are told apart by when they started', async ({ zones, servers }) => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** Options of a test server. */
-export type ServerOptions = { args?: string[]; script?: unknown[]; dataDir?: string; port?: number; env?: Record<string, string> }
+export type ServerOptions = { args?: string[]; script?: unknown[]; dataDir?: string; port?: number }
 
 /** A real server process on a free port with a temp data dir. */
 export type TestServer = {
@@ -40,7 +40,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', join(root, 'src/server/cli.ts'), 'serve', '--port', String(options.port ?? 0), '--data-dir', dataDir, '--no-build', ...args],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   )
   running.add(child)
   child.once('exit', () => running.delete(child))
@@ -86,7 +86,6 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
         args: again.args ?? options.args,
         script: again.script ?? (again.args === undefined ? options.script : undefined),
         port: again.samePort === true ? Number(new URL(url).port) : undefined,
-        env: options.env,
       })
     },
   }
