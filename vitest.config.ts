@@ -6,5 +6,6 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     pool: 'forks',
+    globalSetup: ['test/support/postgres-global-setup.ts'],
   },
 })

@@ -1,6 +1,6 @@
 /**
  * `npm run bench` (SPEC 12.1): time-context decision cost, whole-log check throughput, session
- * open time and the HTTP round trip, on generated sessions of 1k…1M events, each beside a naive
+ * open time, the HTTP round trip and PostgreSQL message throughput, on generated sessions of 1k…1M events, each beside a naive
  * baseline. Prints a markdown table and one PASS/FAIL line per target; figures, not assertions:
  * the exit code is 0 when a target misses and 1 only when a correctness guard fails.
  * `npm run bench -- --quick` stops at 100k events.
@@ -18,6 +18,7 @@ import { measureCheck, naiveCheckerDisagreements, type CheckRow } from './check-
 import { compareDecisions, loadDecisionSubject, measureDecisions, type DecisionSubject } from './decision-bench.ts'
 import { generateSession, type GeneratedSession } from './generate.ts'
 import { measureHttp } from './http-bench.ts'
+import { measurePostgres } from './postgres-bench.ts'
 import { collect, fmt, medianTiming, sizeLabel, timed, type Timing } from './measure.ts'
 import { timeOpenSession } from './open-bench.ts'
 import { renderReport } from './report.ts'
@@ -142,6 +143,13 @@ async function main(): Promise<void> {
     const http = await measureHttp(join(root, 'http'), 200, 10)
     log(`http: POST→202 p50 ${fmt(http.ackP50)} ms, p99 ${fmt(http.ackP99)} ms; reading on SSE p50 ${fmt(http.readingP50)} ms, p99 ${fmt(http.readingP99)} ms`)
 
+    // PostgreSQL store: acknowledged messages at 100 sessions vs bare INSERT; COMMIT loops.
+    const pgDir = await mkdtemp(join(tmpdir(), 'schedule-web-bench-pg-'))
+    const postgres = await measurePostgres(pgDir, { sessions: 100, seconds: 3, rounds: 3, modelDelayMs: 1000, log }).finally(() =>
+      rm(pgDir, { recursive: true, force: true }),
+    )
+    if (postgres.checked !== postgres.sessions) failures.push(`postgres: only ${postgres.checked} of ${postgres.sessions} sessions pass check after the run`)
+
     // Overlay in headless Chromium (SPEC 12.1): first render, DOM size and new-message latency.
     let ui: UiFigures | null = null
     try {
@@ -162,6 +170,7 @@ async function main(): Promise<void> {
         indexedPerBatch: INDEXED_PER_BATCH,
         rounds: ROUNDS,
         http,
+        postgres,
         compared,
         failures,
         environment: `node ${process.version}, ${cpus().length} CPUs, load average ${loadAtStart} at start / ${loadAverage()} at end, ${seconds.toFixed(0)} s`,

@@ -40,7 +40,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', join(root, 'src/server/cli.ts'), 'serve', '--port', String(options.port ?? 0), '--data-dir', dataDir, '--no-build', ...args],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } },
   )
   running.add(child)
   child.once('exit', () => running.delete(child))

@@ -6,9 +6,12 @@ import {
   nodeFiles,
   openForReading,
   scanSessionFile,
+  type OpenVisitor,
   type SessionFold,
+  type Store,
 } from '../host/index.ts'
 import { errorMessage, SESSION_ID_PATTERN } from '../protocol/index.ts'
+import { Progress } from './progress.ts'
 
 /** Session files named by the paths: files as given, directories searched for `*.jsonl` entries of any kind (recursively, never through a symlink). */
 export async function sessionFiles(paths: string[]): Promise<string[]> {
@@ -41,18 +44,48 @@ function expectedId(path: string): string | null {
   return SESSION_ID_PATTERN.test(id) ? id : null
 }
 
+/** The line for a check that threw: the seq and reason the store or a fold named, else seq -1. */
+export function failLine(name: string, error: unknown): string {
+  if (isStoreError(error) && typeof error.details?.seq === 'number') {
+    const reason = typeof error.details.reason === 'string' ? error.details.reason : error.message
+    return `FAIL ${name} seq ${error.details.seq}: ${reason}`
+  }
+  return `FAIL ${name} seq -1: ${errorMessage(error)}`
+}
+
+/** Counts visited events for the progress line in steps (not once per event). */
+function counting(visitor: OpenVisitor, progress: Progress | undefined): OpenVisitor & { flush(): void } {
+  let pending = 0
+  const flush = (): void => {
+    progress?.addEvents(pending)
+    pending = 0
+  }
+  return {
+    header: (header) => visitor.header(header),
+    event: (event) => {
+      visitor.event(event)
+      if (++pending === 4096) flush()
+    },
+    flush,
+  }
+}
+
 /**
  * Checks one session file exactly as a host opens it (SPEC 11, 2.5): the same reader and event
  * decoders, and every fold that can reject an event (the invariant companion, the Schedule fold),
  * in one streaming pass that keeps no events. Returns the line to print.
  */
-export async function checkFile(path: string, folds: readonly SessionFold<unknown>[]): Promise<{ ok: boolean; line: string }> {
+export async function checkFile(
+  path: string,
+  folds: readonly SessionFold<unknown>[],
+  progress?: Progress,
+): Promise<{ ok: boolean; line: string }> {
   const id = expectedId(path)
   const validating = folds.filter((fold) => fold.validate !== undefined)
+  const visitor = counting(new FoldingVisitor(id ?? '(file)', validating, false), progress)
   try {
     const { handle } = await openForReading(nodeFiles, path)
     try {
-      const visitor = new FoldingVisitor(id ?? '(file)', validating, false)
       await scanSessionFile(
         handle,
         path,
@@ -64,28 +97,79 @@ export async function checkFile(path: string, folds: readonly SessionFold<unknow
       )
     } finally {
       await handle.close()
+      visitor.flush()
     }
   } catch (error) {
-    if (isStoreError(error) && typeof error.details?.seq === 'number') {
-      const reason = typeof error.details.reason === 'string' ? error.details.reason : error.message
-      return { ok: false, line: `FAIL ${path} seq ${error.details.seq}: ${reason}` }
-    }
-    return { ok: false, line: `FAIL ${path} seq -1: ${errorMessage(error)}` }
+    return { ok: false, line: failLine(path, error) }
   }
   return { ok: true, line: `ok ${path}` }
 }
 
-/** Runs `check` over paths, printing one line per file; resolves true iff all pass. */
+/** Checks one session of a store exactly as a host opens it: the store's own reader and decoders, then every validating fold (never opened for writing). */
+export async function checkStoredSession(
+  store: Store,
+  id: string,
+  folds: readonly SessionFold<unknown>[],
+  progress?: Progress,
+): Promise<{ ok: boolean; line: string }> {
+  const visitor = counting(
+    new FoldingVisitor(
+      id,
+      folds.filter((fold) => fold.validate !== undefined),
+      false,
+    ),
+    progress,
+  )
+  try {
+    await store.scanSession(id, visitor)
+  } catch (error) {
+    return { ok: false, line: failLine(id, error) }
+  } finally {
+    visitor.flush()
+  }
+  return { ok: true, line: `ok ${id}` }
+}
+
+/** Runs `check` over paths, printing one line per file (progress on a TTY); resolves true iff all pass. */
 export async function runCheck(
   paths: string[],
   folds: readonly SessionFold<unknown>[],
   print: (line: string) => void = console.log,
 ): Promise<boolean> {
+  const files = await sessionFiles(paths)
+  const progress = new Progress('check', files.length, 'files')
   let allOk = true
-  for (const file of await sessionFiles(paths)) {
-    const result = await checkFile(file, folds)
+  for (const file of files) {
+    const result = await checkFile(file, folds, progress)
+    progress.clear()
     print(result.line)
+    progress.finishItem()
     allOk &&= result.ok
   }
+  progress.end()
+  return allOk
+}
+
+/**
+ * Runs `check` over sessions of a store (every listed session when `ids` is empty), printing
+ * `ok <id>` or `FAIL <id> seq <n>: <reason>` per session; resolves true iff all pass.
+ */
+export async function runStoreCheck(
+  store: Store,
+  ids: readonly string[],
+  folds: readonly SessionFold<unknown>[],
+  print: (line: string) => void = console.log,
+): Promise<boolean> {
+  const entries = ids.length > 0 ? ids.map((id) => ({ id, problem: null })) : (await store.listSessions()).map((entry) => ({ id: entry.id, problem: 'problem' in entry ? entry.problem : null }))
+  const progress = new Progress('check', entries.length, 'sessions')
+  let allOk = true
+  for (const entry of entries) {
+    const result = entry.problem === null ? await checkStoredSession(store, entry.id, folds, progress) : { ok: false, line: failLine(entry.id, entry.problem) }
+    progress.clear()
+    print(result.line)
+    progress.finishItem()
+    allOk &&= result.ok
+  }
+  progress.end()
   return allOk
 }

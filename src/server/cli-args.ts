@@ -15,17 +15,39 @@ export type ServeOptions = {
   maxConnections?: number
   maxOpenSessions?: number
   build: boolean
+  /** The PostgreSQL store's URL; without it the JSONL store in `dataDir`. */
+  databaseUrl?: string
 }
 
+/** Which way `export` (database → files) and `import` (files → database) move sessions. */
+export type TransferDirection = 'export' | 'import'
+
 /** A parsed command line. */
-export type Command = { kind: 'serve'; options: ServeOptions } | { kind: 'check'; paths: string[] } | { kind: 'help' }
+export type Command =
+  | { kind: 'serve'; options: ServeOptions }
+  | { kind: 'check'; paths: string[] }
+  | { kind: 'check-database'; databaseUrl: string; sessionIds: string[] }
+  | { kind: 'transfer'; direction: TransferDirection; databaseUrl: string; dataDir: string; sessionIds: string[] }
+  | { kind: 'db'; dataDir: string; port: number }
+  | { kind: 'help' }
 
 /** Usage text of the CLI. */
 export const USAGE = `usage:
-  serve [--port N] [--host H] [--data-dir DIR] [--model offline|openai:<model>|script:<file>]
+  serve [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--model offline|openai:<model>|script:<file>]
         [--refresh-interval-ms N] [--time-zone ZONE] [--token T] [--public-host NAME|ORIGIN]
         [--model-delay-ms N] [--model-timeout-ms N] [--max-connections N] [--max-open-sessions N] [--no-build]
-  check <session.jsonl|dir>...`
+  check <session.jsonl|dir>...
+  check --database-url URL [sessionId...]
+  export --database-url URL [--data-dir DIR] [sessionId...]   (PostgreSQL → JSONL files)
+  import --database-url URL [--data-dir DIR] [sessionId...]   (JSONL files → PostgreSQL)
+  db [--data-dir DIR] [--port N]                              (embedded PostgreSQL for development)
+DATABASE_URL stands in for --database-url of serve, export and import.`
+
+/** Default data directory of `npm run db`. */
+export const DEFAULT_DB_DIR = './.data/postgres'
+
+/** Default port of `npm run db` (beside a system PostgreSQL on 5432). */
+export const DEFAULT_DB_PORT = 5433
 
 const SERVE_OPTIONS = {
   port: { type: 'string' },
@@ -41,6 +63,7 @@ const SERVE_OPTIONS = {
   'max-connections': { type: 'string' },
   'max-open-sessions': { type: 'string' },
   'no-build': { type: 'boolean' },
+  'database-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -48,6 +71,28 @@ type ServeFlag = keyof typeof SERVE_OPTIONS
 
 function isServeFlag(name: string): name is ServeFlag {
   return Object.hasOwn(SERVE_OPTIONS, name)
+}
+
+const COMMANDS = ['serve', 'check', 'export', 'import', 'db'] as const
+
+type CommandName = (typeof COMMANDS)[number]
+
+/** The flags each command other than serve takes. */
+const COMMAND_FLAGS: Record<Exclude<CommandName, 'serve'>, readonly ServeFlag[]> = {
+  check: ['database-url'],
+  export: ['database-url', 'data-dir'],
+  import: ['database-url', 'data-dir'],
+  db: ['data-dir', 'port'],
+}
+
+function envUrl(env: NodeJS.ProcessEnv): string | undefined {
+  return env.DATABASE_URL !== undefined && env.DATABASE_URL !== '' ? env.DATABASE_URL : undefined
+}
+
+function portNumber(flag: string, value: string): number {
+  const port = integer(flag, value)
+  if (port > 65535) throw new Error(`${flag} must be at most 65535`)
+  return port
 }
 
 function integer(flag: string, value: string | undefined): number {
@@ -64,8 +109,7 @@ function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, valu
   }
   switch (flag) {
     case 'port':
-      options.port = integer(rawName, text())
-      if (options.port > 65535) throw new Error('--port must be at most 65535')
+      options.port = portNumber(rawName, text())
       return
     case 'host':
       options.host = text()
@@ -107,6 +151,9 @@ function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, valu
       if (value !== undefined) throw new Error(`${rawName} takes no value`)
       options.build = false
       return
+    case 'database-url':
+      options.databaseUrl = text()
+      return
     case 'help':
       return
     default: {
@@ -116,22 +163,63 @@ function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, valu
   }
 }
 
-/** Parses argv (without node and script) with `node:util` `parseArgs`, environment defaults from PORT and SCHEDULE_WEB_TOKEN. */
+type Token = ReturnType<typeof parseArgv>['tokens'] extends (infer T)[] | undefined ? T : never
+
+/** The flags (name → value) and positionals of a command that takes only `allowed` flags. */
+function commandArgs(tokens: readonly Token[], allowed: readonly ServeFlag[]): { flags: Map<ServeFlag, string>; positionals: string[] } {
+  const flags = new Map<ServeFlag, string>()
+  const positionals: string[] = []
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value)
+    if (token.kind !== 'option') continue
+    if (!isServeFlag(token.name) || !allowed.includes(token.name) || token.rawName !== `--${token.name}`) {
+      throw new Error(`unknown option ${token.rawName}\n${USAGE}`)
+    }
+    if (token.value === undefined) throw new Error(`${token.rawName} needs a value`)
+    flags.set(token.name, token.value)
+  }
+  return { flags, positionals }
+}
+
+/** Parses argv (without node and script) with `node:util` `parseArgs`, environment defaults from PORT, SCHEDULE_WEB_TOKEN and DATABASE_URL. */
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): Command {
   const args = [...argv]
-  let kind: 'serve' | 'check' = 'serve'
-  if (args[0] === 'serve' || args[0] === 'check') kind = args.shift() as 'serve' | 'check'
+  let kind: CommandName = 'serve'
+  if ((COMMANDS as readonly string[]).includes(args[0])) kind = args.shift() as CommandName
   const { tokens } = parseArgv({ args, options: SERVE_OPTIONS, strict: false, allowPositionals: true, tokens: true })
   if (tokens.some((t) => t.kind === 'option' && t.name === 'help')) return { kind: 'help' }
-  if (kind === 'check') {
-    const paths: string[] = []
-    for (const token of tokens) {
-      if (token.kind === 'option') throw new Error(`unknown option ${token.rawName}\n${USAGE}`)
-      if (token.kind === 'positional') paths.push(token.value)
+  switch (kind) {
+    case 'serve':
+      return { kind: 'serve', options: serveOptions(tokens, env) }
+    case 'check': {
+      const { flags, positionals } = commandArgs(tokens, COMMAND_FLAGS.check)
+      const databaseUrl = flags.get('database-url')
+      if (databaseUrl !== undefined) return { kind: 'check-database', databaseUrl, sessionIds: positionals }
+      if (positionals.length === 0) throw new Error('check needs at least one file or directory')
+      return { kind: 'check', paths: positionals }
     }
-    if (paths.length === 0) throw new Error('check needs at least one file or directory')
-    return { kind: 'check', paths }
+    case 'export':
+    case 'import': {
+      const { flags, positionals } = commandArgs(tokens, COMMAND_FLAGS[kind])
+      const databaseUrl = flags.get('database-url') ?? envUrl(env)
+      if (databaseUrl === undefined) throw new Error(`${kind} needs --database-url URL (or DATABASE_URL)`)
+      return { kind: 'transfer', direction: kind, databaseUrl, dataDir: flags.get('data-dir') ?? './.data', sessionIds: positionals }
+    }
+    case 'db': {
+      const { flags, positionals } = commandArgs(tokens, COMMAND_FLAGS.db)
+      if (positionals.length > 0) throw new Error(`db takes no arguments, got ${JSON.stringify(positionals[0])}`)
+      const port = flags.get('port')
+      return { kind: 'db', dataDir: flags.get('data-dir') ?? DEFAULT_DB_DIR, port: port === undefined ? DEFAULT_DB_PORT : portNumber('--port', port) }
+    }
+    default: {
+      const never: never = kind
+      throw new Error(`unknown command ${String(never)}`)
+    }
   }
+}
+
+function serveOptions(tokens: readonly Token[], env: NodeJS.ProcessEnv): ServeOptions {
+  const databaseUrl = envUrl(env)
   const options: ServeOptions = {
     port: env.PORT !== undefined && env.PORT !== '' ? integer('PORT', env.PORT) : 4280,
     host: '127.0.0.1',
@@ -139,6 +227,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     model: 'offline',
     build: true,
     ...(env.SCHEDULE_WEB_TOKEN ? { token: env.SCHEDULE_WEB_TOKEN } : {}),
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
   }
   for (const token of tokens) {
     if (token.kind === 'positional') throw new Error(`unknown option ${token.value}\n${USAGE}`)
@@ -148,5 +237,5 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
     }
     applyFlag(options, token.name, token.rawName, token.value)
   }
-  return { kind: 'serve', options }
+  return options
 }

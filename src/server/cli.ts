@@ -1,13 +1,16 @@
+import { existsSync } from 'node:fs'
 import { errorMessage } from '../protocol/index.ts'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
-import { parseArgs, USAGE } from './cli-args.ts'
-import { runCheck } from './check.ts'
+import { DEFAULT_MAX_OPEN_SESSIONS, JsonlStore, PostgresStore, type Store } from '../host/index.ts'
+import { parseArgs, USAGE, type TransferDirection } from './cli-args.ts'
+import { runCheck, runStoreCheck } from './check.ts'
 import { checkFolds, compose } from './compose.ts'
+import { EmbeddedDatabase } from './embedded-database.ts'
 import { ensureOverlayBuilt } from './overlay-build.ts'
 import { assertSafeToStart, listen } from './serve.ts'
 import { descriptorLimit, openSessionCap } from './connection-cap.ts'
-import { DEFAULT_MAX_OPEN_SESSIONS } from '../host/index.ts'
+import { transferSessions } from './transfer.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -19,6 +22,18 @@ async function main(): Promise<number> {
       return 0
     case 'check':
       return (await runCheck(command.paths, await checkFolds())) ? 0 : 1
+    case 'check-database': {
+      const store = await PostgresStore.open({ url: command.databaseUrl, schema: 'verify' })
+      try {
+        return (await runStoreCheck(store, command.sessionIds, await checkFolds())) ? 0 : 1
+      } finally {
+        await store.close()
+      }
+    }
+    case 'transfer':
+      return transfer(command.direction, command.databaseUrl, command.dataDir, command.sessionIds)
+    case 'db':
+      return runDatabase(command.dataDir, command.port)
     case 'serve': {
       const o = command.options
       assertSafeToStart({
@@ -26,8 +41,10 @@ async function main(): Promise<number> {
         ...(o.token === undefined ? {} : { token: o.token }),
         ...(o.publicHost === undefined ? {} : { publicHost: o.publicHost }),
       })
+      const store = o.databaseUrl === undefined ? undefined : await PostgresStore.open({ url: o.databaseUrl, log: (line) => console.error(line) })
       if (o.build) await ensureOverlayBuilt(root, (line) => console.error(line))
       const { host, schedules } = await compose({
+        ...(store ? { store } : {}),
         dataDir: o.dataDir,
         model: o.model,
         ...(o.modelDelayMs === undefined ? {} : { modelDelayMs: o.modelDelayMs }),
@@ -60,6 +77,40 @@ async function main(): Promise<number> {
       throw new Error(`unknown command ${JSON.stringify(never)}`)
     }
   }
+}
+
+/** `export` (PostgreSQL → JSONL files) or `import` (JSONL files → PostgreSQL). */
+async function transfer(direction: TransferDirection, databaseUrl: string, dataDir: string, sessionIds: string[]): Promise<number> {
+  if (direction === 'import' && !existsSync(join(dataDir, 'sessions'))) throw new Error(`${dataDir} holds no sessions folder to import from`)
+  const database = await PostgresStore.open({ url: databaseUrl, schema: direction === 'import' ? 'migrate' : 'verify', log: (line) => console.error(line) })
+  let files: Store | null = null
+  try {
+    files = await JsonlStore.open({ dataDir, log: (line) => console.error(line) })
+    const [from, to] = direction === 'export' ? [database, files] : [files, database]
+    const summary = await transferSessions({ from, to, sessionIds, folds: await checkFolds(), label: direction })
+    return summary.failed === 0 ? 0 : 1
+  } finally {
+    await files?.close()
+    await database.close()
+  }
+}
+
+/** `npm run db`: a real embedded PostgreSQL for development, until interrupted. */
+async function runDatabase(dataDir: string, port: number): Promise<number> {
+  const db = await EmbeddedDatabase.start({ dataDir, port })
+  console.log(`database listening on ${db.url}`)
+  console.error(`data in ${dataDir}; start the server on it with: npm start -- --database-url '${db.url}'`)
+  const stop = (): void => {
+    void db.stop().finally(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  db.onExit((unexpected) => {
+    if (!unexpected) return
+    console.error('the database server stopped unexpectedly')
+    process.exit(1)
+  })
+  return -1
 }
 
 main().then(

@@ -19,11 +19,11 @@ export type CliProcess = {
 }
 
 /** Runs `node --import tsx src/server/cli.ts <args>` as one process (so SIGKILL lands on the server itself). */
-export function cli(args: string[]): CliProcess {
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SCHEDULE_WEB_TOKEN: '', PORT: '' },
+    env: { ...process.env, SCHEDULE_WEB_TOKEN: '', PORT: '', DATABASE_URL: '', ...env },
   })
   let out = ''
   let err = ''

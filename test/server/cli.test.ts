@@ -31,7 +31,7 @@ function cli(args: string[], options: { env?: Record<string, string>; wrapper?: 
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SCHEDULE_WEB_TOKEN: '', PORT: '', ...options.env },
+    env: { ...process.env, SCHEDULE_WEB_TOKEN: '', PORT: '', DATABASE_URL: '', ...options.env },
   })
   children.push(child)
   let out = ''

@@ -6,8 +6,10 @@ import type { SessionWriter, Store } from '../../src/host/index.ts'
 export type StoreHarness = {
   store: Store
   /** Makes the store's writes (`write`) or durability barriers (`barrier`) fail until `heal()`. */
-  fail(where: 'write' | 'barrier'): void
-  heal(): void
+  fail(where: 'write' | 'barrier'): void | Promise<void>
+  heal(): void | Promise<void>
+  /** Replaces what the store holds for one event (seq -1: the header) with `text`, as damage on the medium would. */
+  damage(id: string, seq: number, text: string): Promise<void>
   /** A new store instance on the same data (a process restart). */
   reopen(): Promise<Store>
   /** Releases everything the harness made. */
@@ -96,7 +98,11 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
         expect({ seen, events, durable: writer.durableCount }).toEqual({ seen: header('s', 'UTC'), events: [], durable: 0 })
         const counts: number[] = []
         writer.onDurable((n) => counts.push(n))
-        const written = [event(0, 'plain'), event(1, 'ünïcödé ✓ "quoted" \\ back\nslash'), event(2, 'x'.repeat(300_000))]
+        const written = [
+          event(0, 'plain'),
+          event(1, 'ünïcödé ✓ "quoted" \\ back\nslash, nul \u0000, lone \ud800 surrogate, 😀, </script>'),
+          event(2, 'x'.repeat(300_000)),
+        ]
         writer.append([written[0]])
         writer.append([written[1], written[2]])
         expect(writer.durableCount).toBeLessThanOrEqual(3)
@@ -223,6 +229,88 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
       }),
     )
 
+    it(
+      'lists nothing for an empty store',
+      withStore(async ({ store }) => {
+        expect(await store.listSessions()).toEqual([])
+      }),
+    )
+
+    it(
+      'makes appends queued before close durable by the time close resolves, then refuses appends',
+      withStore(async (h) => {
+        await h.store.createSession(header('c'))
+        const { writer } = await open(h.store, 'c')
+        writer.append([event(0)])
+        writer.append([event(1), event(2)])
+        await writer.close()
+        expect(() => writer.append([event(3)])).toThrow(expect.objectContaining({ name: 'StoreError', code: 'unavailable' }))
+        const again = await open(await h.reopen(), 'c')
+        expect(again.events).toEqual([event(0), event(1), event(2)])
+        await again.writer.close()
+      }),
+    )
+
+    it(
+      'keeps sessions apart when many append at once: each log holds exactly its own events in order',
+      withStore(async (h) => {
+        const ids = Array.from({ length: 12 }, (_, i) => `many-${i}`)
+        const writers = await Promise.all(
+          ids.map(async (id) => {
+            await h.store.createSession(header(id))
+            return (await open(h.store, id)).writer
+          }),
+        )
+        const barriers: Promise<void>[] = []
+        for (let round = 0; round < 5; round++) {
+          for (const [i, writer] of writers.entries()) {
+            writer.append([event(round * 2, `${ids[i]} ${round}a`), event(round * 2 + 1, `${ids[i]} ${round}b`)])
+            barriers.push(writer.barrier())
+          }
+        }
+        await Promise.all(barriers)
+        expect(writers.map((w) => w.durableCount)).toEqual(ids.map(() => 10))
+        for (const writer of writers) await writer.close()
+        const again = await h.reopen()
+        for (const id of ids) {
+          const { events, writer } = await open(again, id)
+          expect(events.map((e) => (e.data as { content: { text: string }[] }).content[0].text)).toEqual(
+            [0, 1, 2, 3, 4].flatMap((round) => [`${id} ${round}a`, `${id} ${round}b`]),
+          )
+          await writer.close()
+        }
+      }),
+    )
+
+    it(
+      'refuses a damaged event or header as corrupt, naming the seq and the shared decoder reason',
+      withStore(async (h) => {
+        await h.store.createSession(header('d', 'UTC'))
+        const { writer } = await open(h.store, 'd')
+        writer.append([event(0), event(1), event(2)])
+        await writer.barrier()
+        await writer.close()
+        const bad = JSON.stringify({ ...event(1), data: { ...event(1).data, id: '' } })
+        await h.damage('d', 1, bad)
+        const seen: number[] = []
+        await expect(h.store.openSession('d', { header: () => undefined, event: (e) => seen.push(e.seq) })).rejects.toMatchObject({
+          name: 'StoreError',
+          code: 'corrupt',
+          details: { seq: 1, reason: 'user/message data: message id must be a non-empty string' },
+        })
+        expect(seen).toEqual([0])
+        await h.damage('d', 1, '{"seq":1,')
+        await expect(open(h.store, 'd')).rejects.toMatchObject({ code: 'corrupt', details: { seq: 1 } })
+        await h.damage('d', -1, JSON.stringify({ ...header('d', 'UTC'), version: 2 }))
+        const problem = { name: 'StoreError', code: 'corrupt', details: { seq: -1, reason: 'not a version 1 session header' } }
+        await expect(h.store.readHeader('d')).rejects.toMatchObject(problem)
+        await expect(open(h.store, 'd')).rejects.toMatchObject(problem)
+        const restarted = await h.reopen()
+        expect(await restarted.listSessions()).toEqual([{ id: 'd', problem: expect.objectContaining(problem) }])
+        await restarted.close()
+      }),
+    )
+
     for (const where of ['write', 'barrier'] as const) {
       it(
         `fails closed when a ${where} fails: nothing undurable is counted, then a repaired reopen sees only durable events and reuses the free seq`,
@@ -233,7 +321,7 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
           await writer.barrier()
           const failures: string[] = []
           writer.onFailure((error) => failures.push(error.code))
-          h.fail(where)
+          await h.fail(where)
           writer.append([event(1, 'never durable')])
           await expect(writer.barrier()).rejects.toMatchObject({ name: 'StoreError', code: 'unavailable' })
           expect(writer.durableCount).toBe(1)
@@ -241,7 +329,7 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
           await expect(writer.barrier()).rejects.toMatchObject({ code: 'unavailable' })
           expect(failures).toEqual(['unavailable'])
           await expect(h.store.probe()).rejects.toMatchObject({ name: 'StoreError', code: 'unavailable' })
-          h.heal()
+          await h.heal()
           await h.store.probe()
           await writer.repair()
           const reopened = await open(h.store, 'f')

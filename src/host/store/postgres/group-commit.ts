@@ -1,0 +1,193 @@
+import type pg from 'pg'
+import type { SessionEvent } from '../../../protocol/index.ts'
+import { StoreError } from '../store-error.ts'
+import type { StoredSummary } from '../store.ts'
+import { SCHEMA } from './migrations.ts'
+import { refusedByServer } from './pg-failure.ts'
+import { checkout } from './pool-client.ts'
+
+/**
+ * Appends the batches of many sessions in one transaction (a single statement commits on its
+ * own). Each session's row count is its fence: a session whose count is no longer its batch's
+ * first seq appends nothing and is left out of the result; the others' events are inserted and
+ * their counts moved on — with the summary that came with the batch, when one did — all or nothing.
+ */
+const APPEND: pg.QueryArrayConfig = {
+  name: 'schedule-web-append',
+  rowMode: 'array',
+  text: `WITH batch (id, first_seq, next_seq, summary_count, title, last_event_at, open_turn, pending_inbox, next_due_at) AS (
+      SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::boolean[], $8::integer[], $9::bigint[])
+    ), fence AS (
+      UPDATE ${SCHEMA}.sessions AS s SET
+        event_count = b.next_seq,
+        summary_count = CASE WHEN b.summary_count IS NULL THEN s.summary_count ELSE b.summary_count END,
+        title = CASE WHEN b.summary_count IS NULL THEN s.title ELSE b.title END,
+        last_event_at = CASE WHEN b.summary_count IS NULL THEN s.last_event_at ELSE b.last_event_at END,
+        open_turn = CASE WHEN b.summary_count IS NULL THEN s.open_turn ELSE b.open_turn END,
+        pending_inbox = CASE WHEN b.summary_count IS NULL THEN s.pending_inbox ELSE b.pending_inbox END,
+        next_due_at = CASE WHEN b.summary_count IS NULL THEN s.next_due_at ELSE b.next_due_at END
+      FROM batch AS b WHERE s.id = b.id AND s.event_count = b.first_seq
+      RETURNING s.id
+    ), appended AS (
+      INSERT INTO ${SCHEMA}.events (session_id, seq, time, type, event_json)
+      SELECT e.session_id, e.seq, e.time, e.type, e.event_json
+      FROM unnest($10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[]) AS e (session_id, seq, time, type, event_json)
+      JOIN fence ON fence.id = e.session_id
+    )
+    SELECT id FROM fence`,
+}
+
+/** Why a batch did not commit: the database's error, and the backend whose outcome is unknown when the connection was lost. */
+export class CommitFailure extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly unsettledPid: number | null,
+  ) {
+    super(error instanceof Error ? error.message : String(error))
+    this.name = 'CommitFailure'
+  }
+}
+
+type Pending = {
+  sessionId: string
+  start: number
+  events: readonly SessionEvent[]
+  summary: StoredSummary | null
+  resolve: () => void
+  reject: (failure: CommitFailure) => void
+}
+
+function backendPid(client: pg.PoolClient): number | null {
+  const pid = (client as unknown as { processID?: unknown }).processID
+  return typeof pid === 'number' ? pid : null
+}
+
+function fenced(sessionId: string, start: number): StoreError {
+  return new StoreError(
+    'unavailable',
+    `storage for session ${sessionId} is unavailable: another writer appended to it (its log no longer ends at seq ${start - 1}); it reopens from the database`,
+    { fenced: true },
+  )
+}
+
+/**
+ * Group commit across the sessions of one store (SPEC 2.5, 14.1): batches submitted while
+ * transactions are in flight wait and go together in the next one, so the commits per second do
+ * not grow with the number of sessions. A session has at most one batch in a transaction. When the
+ * server refuses a transaction of several sessions, each batch is tried alone, so one session's
+ * trouble never fails the others.
+ */
+export class GroupCommitter {
+  private queue: Pending[] = []
+  private running = 0
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly maxInFlight: number,
+    private readonly maxEvents = 10_000,
+  ) {}
+
+  /** Resolves once `events` (seqs `start`…) of the session, and the summary after them, are committed; rejects with a CommitFailure. */
+  commit(sessionId: string, start: number, events: readonly SessionEvent[], summary: StoredSummary | null): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ sessionId, start, events, summary, resolve, reject })
+      this.pump()
+    })
+  }
+
+  private pump(): void {
+    while (this.running < this.maxInFlight && this.queue.length > 0) {
+      const group: Pending[] = []
+      const rest: Pending[] = []
+      const sessions = new Set<string>()
+      let events = 0
+      for (const pending of this.queue) {
+        const fits = group.length === 0 || events + pending.events.length <= this.maxEvents
+        if (fits && !sessions.has(pending.sessionId)) {
+          group.push(pending)
+          sessions.add(pending.sessionId)
+          events += pending.events.length
+        } else rest.push(pending)
+      }
+      this.queue = rest
+      this.running++
+      void this.run(group).finally(() => {
+        this.running--
+        this.pump()
+      })
+    }
+  }
+
+  private async run(group: readonly Pending[]): Promise<void> {
+    let committed: Set<string>
+    try {
+      committed = await this.append(group)
+    } catch (failure) {
+      const outcome = failure as CommitFailure
+      if (group.length > 1 && outcome.unsettledPid === null) {
+        for (const pending of group) await this.run([pending])
+        return
+      }
+      for (const pending of group) pending.reject(outcome)
+      return
+    }
+    for (const pending of group) {
+      if (committed.has(pending.sessionId)) pending.resolve()
+      else pending.reject(new CommitFailure(fenced(pending.sessionId, pending.start), null))
+    }
+  }
+
+  /** Runs one transaction for the group; resolves with the sessions whose fence held. */
+  private async append(group: readonly Pending[]): Promise<Set<string>> {
+    const ids: string[] = []
+    const starts: number[] = []
+    const ends: number[] = []
+    const summaryCounts: (number | null)[] = []
+    const titles: (string | null)[] = []
+    const lastEventAts: (number | null)[] = []
+    const openTurns: (boolean | null)[] = []
+    const pendingInboxes: (number | null)[] = []
+    const nextDueAts: (number | null)[] = []
+    const owners: string[] = []
+    const seqs: number[] = []
+    const times: number[] = []
+    const types: string[] = []
+    const texts: string[] = []
+    for (const pending of group) {
+      const summary = pending.summary
+      ids.push(pending.sessionId)
+      starts.push(pending.start)
+      ends.push(pending.start + pending.events.length)
+      summaryCounts.push(summary?.eventCount ?? null)
+      titles.push(summary?.title ?? null)
+      lastEventAts.push(summary?.lastEventAt ?? null)
+      openTurns.push(summary?.openTurn ?? null)
+      pendingInboxes.push(summary?.pendingInbox ?? null)
+      nextDueAts.push(summary?.nextDueAt ?? null)
+      for (const event of pending.events) {
+        owners.push(pending.sessionId)
+        seqs.push(event.seq)
+        times.push(event.time)
+        types.push(event.type)
+        texts.push(JSON.stringify(event))
+      }
+    }
+    let client: pg.PoolClient
+    try {
+      client = await checkout(this.pool)
+    } catch (error) {
+      throw new CommitFailure(error, null)
+    }
+    let lost: Error | undefined
+    try {
+      const result = await client.query<[string]>({ ...APPEND, values: [ids, starts, ends, summaryCounts, titles, lastEventAts, openTurns, pendingInboxes, nextDueAts, owners, seqs, times, types, texts] })
+      return new Set(result.rows.map((row) => row[0]))
+    } catch (error) {
+      if (refusedByServer(error)) throw new CommitFailure(error, null)
+      lost = error instanceof Error ? error : new Error(String(error))
+      throw new CommitFailure(error, backendPid(client))
+    } finally {
+      client.release(lost ?? false)
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import type pg from 'pg'
+import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
+import { StoreError, storageUnavailable } from '../store-error.ts'
+import type { SessionWriter, StoredSummary } from '../store.ts'
+import type { CommitFailure, GroupCommitter } from './group-commit.ts'
+import { unavailable } from './pg-failure.ts'
+
+type Waiter = { target: number; resolve: () => void; reject: (error: StoreError) => void }
+
+/** Most events one batch carries (a longer queue goes in several transactions, in order). */
+const MAX_BATCH_EVENTS = 10_000
+
+/**
+ * Appends of one session on PostgreSQL with group commit: events queued while the session's batch
+ * is in flight go together in its next one, and the store's committer joins the batches of many
+ * sessions in one transaction. An event is durable when its transaction commits (SPEC 14.2). A
+ * batch whose connection was lost mid-statement may have committed: the writer fails, and
+ * `repair()` waits until that backend is gone, so a reopen reads the settled log.
+ */
+export class PostgresSessionWriter implements SessionWriter {
+  private durable: number
+  private accepted: number
+  private queue: SessionEvent[] = []
+  /** The latest summary appended, with the event count it describes, until it is committed. */
+  private summary: { summary: StoredSummary; count: number } | null = null
+  private cycling: Promise<void> | null = null
+  private readonly waiters: Waiter[] = []
+  private readonly durableListeners: ((count: number) => void)[] = []
+  private readonly failureListeners: ((error: StoreError) => void)[] = []
+  private failed: StoreError | null = null
+  private closed = false
+  /** The backend that ran a batch whose outcome is unknown, until repair saw it end. */
+  private unsettled: number | null = null
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly committer: GroupCommitter,
+    readonly header: SessionHeader,
+    durableCount: number,
+  ) {
+    this.durable = durableCount
+    this.accepted = durableCount
+  }
+
+  get durableCount(): number {
+    return this.durable
+  }
+
+  get failure(): StoreError | null {
+    return this.failed
+  }
+
+  append(events: readonly SessionEvent[], summary?: StoredSummary): void {
+    if (this.failed) throw this.failed
+    if (this.closed) throw storageUnavailable(this.header.id, new Error('the session is closed'))
+    for (const [i, event] of events.entries()) {
+      if (event.seq !== this.accepted + i) {
+        throw new StoreError('conflict', `session ${this.header.id}: append of seq ${event.seq} where seq ${this.accepted + i} is next`)
+      }
+    }
+    this.queue.push(...events)
+    this.accepted += events.length
+    if (summary !== undefined) this.summary = { summary, count: this.accepted }
+    if (events.length > 0 || summary !== undefined) this.kick()
+  }
+
+  barrier(): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed)
+    const target = this.accepted
+    if (this.durable >= target) return Promise.resolve()
+    return new Promise((resolve, reject) => this.waiters.push({ target, resolve, reject }))
+  }
+
+  onDurable(listener: (durableCount: number) => void): void {
+    this.durableListeners.push(listener)
+  }
+
+  onFailure(listener: (error: StoreError) => void): void {
+    this.failureListeners.push(listener)
+  }
+
+  async repair(): Promise<void> {
+    await this.cycling
+    const pid = this.unsettled
+    if (pid === null) return
+    let ended: boolean
+    try {
+      const result = await this.pool.query<{ gone: boolean }>(
+        `SELECT pg_terminate_backend(pid, 10000) AS gone FROM pg_stat_activity
+          WHERE pid = $1 AND datname = current_database() AND usename = current_user AND state <> 'idle'`,
+        [pid],
+      )
+      ended = result.rows.every((row) => row.gone)
+    } catch (error) {
+      throw unavailable(`session ${this.header.id}`, error)
+    }
+    if (!ended) throw storageUnavailable(this.header.id, new Error(`the append in flight on database backend ${pid} has not ended yet`))
+    this.unsettled = null
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    await this.cycling
+  }
+
+  private kick(): void {
+    if (this.cycling !== null || this.failed) return
+    this.cycling = this.cycle().finally(() => {
+      this.cycling = null
+      if ((this.queue.length > 0 || this.summary !== null) && !this.failed) this.kick()
+    })
+  }
+
+  private async cycle(): Promise<void> {
+    while ((this.queue.length > 0 || this.summary !== null) && !this.failed) {
+      const batch = this.queue.length <= MAX_BATCH_EVENTS ? this.queue : this.queue.slice(0, MAX_BATCH_EVENTS)
+      this.queue = batch === this.queue ? [] : this.queue.slice(MAX_BATCH_EVENTS)
+      const end = this.durable + batch.length
+      const pending = this.summary
+      const summary = pending !== null && pending.count === end ? pending.summary : null
+      if (batch.length === 0 && summary === null) {
+        this.summary = null
+        return
+      }
+      try {
+        await this.committer.commit(this.header.id, this.durable, batch, summary)
+      } catch (error) {
+        const failure = error as CommitFailure
+        this.unsettled = failure.unsettledPid
+        this.fail(failure.error)
+        return
+      }
+      if (summary !== null && this.summary === pending) this.summary = null
+      if (batch.length === 0) continue
+      this.durable += batch.length
+      for (const listener of this.durableListeners) listener(this.durable)
+      for (let i = this.waiters.length - 1; i >= 0; i--) {
+        const waiter = this.waiters[i]
+        if (waiter.target <= this.durable) {
+          this.waiters.splice(i, 1)
+          waiter.resolve()
+        }
+      }
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (this.failed) return
+    this.failed = unavailable(`session ${this.header.id}`, error)
+    const waiters = this.waiters.splice(0)
+    for (const waiter of waiters) waiter.reject(this.failed)
+    for (const listener of this.failureListeners) listener(this.failed)
+  }
+}

@@ -1,0 +1,141 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { PostgresStore, type SessionWriter } from '../../src/host/index.ts'
+import type { SessionEvent, SessionHeader } from '../../src/protocol/index.ts'
+import { EmbeddedDatabase } from '../../src/server/embedded-database.ts'
+import { startServer, type CliProcess } from '../fault/support.ts'
+import { freshDatabase } from '../support/postgres.ts'
+
+const T0 = Date.UTC(2026, 6, 15, 1, 1, 1)
+
+function header(id: string): SessionHeader {
+  return { type: 'session', version: 1, id, createdAt: T0 }
+}
+
+function event(seq: number): SessionEvent {
+  return {
+    seq,
+    time: T0 + seq,
+    type: 'user/message',
+    data: { id: `m${seq}`, role: 'user', content: [{ type: 'text', text: `message ${seq}` }], source: { kind: 'user' } },
+    surfaceOp: 'append',
+  }
+}
+
+/** A server of this file's own: these tests stop and kill it, which the shared one must never see. */
+let db: EmbeddedDatabase
+let dataDir: string
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'sw-pg-outage-'))
+  db = await EmbeddedDatabase.start({ dataDir, port: 0, ephemeral: true })
+}, 60_000)
+afterAll(async () => {
+  await db.stop()
+  await rm(dataDir, { recursive: true, force: true })
+})
+afterEach(async () => {
+  await db.restart()
+})
+
+async function openLog(store: PostgresStore, id: string): Promise<{ events: SessionEvent[]; writer: SessionWriter }> {
+  const events: SessionEvent[] = []
+  const writer = await store.openSession(id, { header: () => undefined, event: (e) => events.push(e) })
+  return { events, writer }
+}
+
+describe('PostgreSQL going away', () => {
+  it('answers unavailable on every call while the server is down and heals by itself once it is back', async () => {
+    const database = await freshDatabase(db)
+    const lines: string[] = []
+    const store = await PostgresStore.open({ url: database.url, log: (line) => lines.push(line) })
+    try {
+      await store.createSession(header('s'))
+      const { writer } = await openLog(store, 's')
+      writer.append([event(0)])
+      await writer.barrier()
+
+      await db.kill()
+      const down = { name: 'StoreError', code: 'unavailable' }
+      await expect(store.probe()).rejects.toMatchObject(down)
+      await expect(store.listSessions()).rejects.toMatchObject(down)
+      await expect(store.readHeader('s')).rejects.toMatchObject(down)
+      await expect(store.createSession(header('t'))).rejects.toMatchObject(down)
+      await expect(openLog(store, 's')).rejects.toMatchObject(down)
+      writer.append([event(1)])
+      await expect(writer.barrier()).rejects.toMatchObject(down)
+      expect(writer.durableCount).toBe(1)
+
+      await db.restart()
+      await store.probe()
+      await writer.repair()
+      expect((await store.listSessions()).map((entry) => entry.id)).toEqual(['s'])
+      const reopened = await openLog(store, 's')
+      expect(reopened.events).toEqual([event(0)])
+      reopened.writer.append([event(1)])
+      await reopened.writer.barrier()
+      await reopened.writer.close()
+      expect(lines.filter((line) => line.includes('idle connection failed')).length).toBeLessThanOrEqual(1)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('makes the real server answer 503 storage-unavailable while the database is stopped and return to service without a restart', async () => {
+    const database = await freshDatabase(db)
+    let server: (CliProcess & { url: string }) | null = null
+    try {
+      server = await startServer('/unused', ['--database-url', database.url])
+      const api = `${server.url}/api/sessions/out`
+      const post = (text: string): Promise<Response> =>
+        fetch(`${api}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text, clientTimeZone: 'UTC' }) })
+      const events = async (): Promise<SessionEvent[]> => ((await (await fetch(`${api}/events`)).json()) as { events: SessionEvent[] }).events
+      const created = await fetch(`${server.url}/api/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sessionId: 'out', timeZone: 'UTC' }),
+      })
+      expect(created.status).toBe(201)
+      expect((await post('before')).status).toBe(202)
+      const before = await vi.waitFor(async () => {
+        const seen = await events()
+        if (!seen.some((e) => e.type === 'turn/end')) throw new Error('turn still open')
+        return seen
+      })
+
+      await db.stop()
+      const refused = await post('while down')
+      expect(refused.status).toBe(503)
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      expect(await refused.json()).toEqual({ error: { code: 'storage-unavailable', message: expect.any(String), details: { retryAfterSeconds: expect.any(Number) } } })
+      const again = await post('still down')
+      expect(again.status).toBe(503)
+
+      await db.restart()
+      const accepted = await vi.waitFor(
+        async () => {
+          const response = await post('after')
+          if (response.status !== 202) throw new Error(`answered ${response.status}`)
+          return (await response.json()) as { messageId: string }
+        },
+        { timeout: 15_000, interval: 100 },
+      )
+      const after = await vi.waitFor(async () => {
+        const seen = await events()
+        if (seen.filter((e) => e.type === 'turn/end').length < 2) throw new Error('second turn still open')
+        return seen
+      })
+      expect(after.slice(0, before.length).map((e) => JSON.stringify(e))).toEqual(before.map((e) => JSON.stringify(e)))
+      const texts = after.flatMap((e) => (e.type === 'inbox/enqueued' ? [e.data.message.content[0].text] : []))
+      expect(texts).toEqual(['before', 'after'])
+      expect(after.some((e) => e.type === 'inbox/enqueued' && e.data.message.id === accepted.messageId)).toBe(true)
+      const log = server.stderr().split('\n')
+      expect(log.filter((line) => line.startsWith('session out: storage unavailable')).length).toBe(1)
+      expect(log.filter((line) => line === 'session out: storage available again').length).toBe(1)
+    } finally {
+      server?.child.kill('SIGKILL')
+      await server?.exited
+    }
+  })
+})
