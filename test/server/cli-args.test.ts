@@ -111,3 +111,43 @@ describe('parseArgs: check', () => {
     expect(() => parseArgs(['check', 'a.jsonl', '--port', '1'], {})).toThrow(new Error(`unknown option --port\n${USAGE}`))
   })
 })
+
+describe('parseArgs: PostgreSQL', () => {
+  const url = 'postgres://u:p@127.0.0.1:5433/db'
+
+  it('serve takes --database-url, or DATABASE_URL from the environment; the flag wins, an empty value is unset', () => {
+    expect(parseArgs(['--database-url', url], {})).toEqual({ kind: 'serve', options: { ...DEFAULTS, databaseUrl: url } })
+    expect(parseArgs([], { DATABASE_URL: url })).toEqual({ kind: 'serve', options: { ...DEFAULTS, databaseUrl: url } })
+    expect(parseArgs([`--database-url=${url}x`], { DATABASE_URL: url })).toEqual({ kind: 'serve', options: { ...DEFAULTS, databaseUrl: `${url}x` } })
+    expect(parseArgs([], { DATABASE_URL: '' })).toEqual({ kind: 'serve', options: DEFAULTS })
+    expect(() => parseArgs(['--database-url'], {})).toThrow(new Error('--database-url needs a value'))
+  })
+
+  it('check --database-url takes session ids (all sessions when none), never DATABASE_URL alone', () => {
+    expect(parseArgs(['check', '--database-url', url], {})).toEqual({ kind: 'check-database', databaseUrl: url, sessionIds: [] })
+    expect(parseArgs(['check', 'a', `--database-url=${url}`, 'b'], {})).toEqual({ kind: 'check-database', databaseUrl: url, sessionIds: ['a', 'b'] })
+    expect(parseArgs(['check', 'x.jsonl'], { DATABASE_URL: url })).toEqual({ kind: 'check', paths: ['x.jsonl'] })
+    expect(() => parseArgs(['check', '--database-url', url, '--data-dir', 'd'], {})).toThrow(new Error(`unknown option --data-dir\n${USAGE}`))
+  })
+
+  it('export and import take the URL (or DATABASE_URL), a data dir (default ./.data) and session ids', () => {
+    expect(parseArgs(['export', '--database-url', url, '--data-dir', '/tmp/out', 'a'], {})).toEqual({
+      kind: 'transfer',
+      direction: 'export',
+      databaseUrl: url,
+      dataDir: '/tmp/out',
+      sessionIds: ['a'],
+    })
+    expect(parseArgs(['import'], { DATABASE_URL: url })).toEqual({ kind: 'transfer', direction: 'import', databaseUrl: url, dataDir: './.data', sessionIds: [] })
+    expect(() => parseArgs(['import'], {})).toThrow(new Error('import needs --database-url URL (or DATABASE_URL)'))
+    expect(() => parseArgs(['export', '--database-url', url, '--port', '1'], {})).toThrow(new Error(`unknown option --port\n${USAGE}`))
+  })
+
+  it('db takes a data dir (default ./.data/postgres) and a port (default 5433)', () => {
+    expect(parseArgs(['db'], {})).toEqual({ kind: 'db', dataDir: './.data/postgres', port: 5433 })
+    expect(parseArgs(['db', '--port', '0', '--data-dir=/tmp/pg'], {})).toEqual({ kind: 'db', dataDir: '/tmp/pg', port: 0 })
+    expect(() => parseArgs(['db', '--port', '70000'], {})).toThrow(new Error('--port must be at most 65535'))
+    expect(() => parseArgs(['db', 'extra'], {})).toThrow(new Error('db takes no arguments, got "extra"'))
+    expect(parseArgs(['db', '--help'], {})).toEqual({ kind: 'help' })
+  })
+})

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SessionEvent, SessionHeader } from '../../src/protocol/events.ts'
 import { migrate, MIGRATIONS, PostgresStore, SCHEMA, type Migration, type SessionWriter } from '../../src/host/index.ts'
 import { freePort } from '../../src/server/embedded-database.ts'
@@ -201,6 +201,42 @@ describe('PostgreSQL store: rows', () => {
       code: 'corrupt',
       details: { seq: 2, reason: `the row's type turn/end and time ${T0 + 2} disagree with its event` },
     })
+  })
+})
+
+describe('PostgreSQL store: summaries', () => {
+  const summary = (eventCount: number, nextDueAt: number | null = null) => ({
+    title: 'hello',
+    eventCount,
+    lastEventAt: T0 + eventCount - 1,
+    openTurn: false,
+    pendingInbox: 0,
+    nextDueAt,
+  })
+
+  it('writes a summary in the transaction of its events, reads one behind the log as missing, and keeps a rebuilt one only while it is current', async () => {
+    const db = await freshDatabase()
+    const store = await openStore(db.url)
+    await store.createSession(header('s'))
+    const { writer } = await openLog(store, 's')
+    writer.append([event(0), event(1)], summary(2, T0 + 60_000))
+    await writer.barrier()
+    expect((await db.admin(`SELECT event_count, summary_count, next_due_at FROM ${SCHEMA}.sessions`)).rows).toEqual([
+      { event_count: '2', summary_count: '2', next_due_at: String(T0 + 60_000) },
+    ])
+    expect((await store.readEntry('s')).summary).toEqual(summary(2, T0 + 60_000))
+    writer.append([event(2)])
+    await writer.barrier()
+    expect((await store.readEntry('s')).summary).toBeNull()
+    expect(await store.dueSessions(T0 + 60_000, 5)).toEqual([{ id: 's', nextDueAt: T0 + 60_000 }])
+    await store.putSummary('s', summary(2))
+    expect((await store.readEntry('s')).summary).toBeNull()
+    await store.putSummary('s', summary(3))
+    expect((await store.readEntry('s')).summary).toEqual(summary(3))
+    expect(await store.dueSessions(T0 + 60_000, 5)).toEqual([])
+    writer.append([], summary(3, T0 + 5))
+    await vi.waitFor(async () => expect((await store.readEntry('s')).summary).toEqual(summary(3, T0 + 5)))
+    await writer.close()
   })
 })
 
