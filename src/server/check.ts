@@ -11,7 +11,7 @@ import {
   type Store,
 } from '../host/index.ts'
 import { errorMessage, SESSION_ID_PATTERN } from '../protocol/index.ts'
-import { Progress } from './progress.ts'
+import { eachWithProgress, Progress } from './progress.ts'
 
 /** Session files named by the paths: files as given, directories searched for `*.jsonl` entries of any kind (recursively, never through a symlink). */
 export async function sessionFiles(paths: string[]): Promise<string[]> {
@@ -138,16 +138,13 @@ export async function runCheck(
 ): Promise<boolean> {
   const files = await sessionFiles(paths)
   const progress = new Progress('check', files.length, 'files')
-  let allOk = true
-  for (const file of files) {
-    const result = await checkFile(file, folds, progress)
-    progress.clear()
-    print(result.line)
-    progress.finishItem()
-    allOk &&= result.ok
-  }
-  progress.end()
-  return allOk
+  return eachWithProgress(progress, files, (file) => checkFile(file, folds, progress), print)
+}
+
+/** The sessions a store command visits: the ids given, else every entry the store lists (damaged ones with their problem). */
+export async function sessionsToVisit(store: Store, ids: readonly string[]): Promise<{ id: string; problem: unknown }[]> {
+  if (ids.length > 0) return ids.map((id) => ({ id, problem: null }))
+  return (await store.listSessions()).map((entry) => ({ id: entry.id, problem: 'problem' in entry ? entry.problem : null }))
 }
 
 /**
@@ -160,16 +157,12 @@ export async function runStoreCheck(
   folds: readonly SessionFold<unknown>[],
   print: (line: string) => void = console.log,
 ): Promise<boolean> {
-  const entries = ids.length > 0 ? ids.map((id) => ({ id, problem: null })) : (await store.listSessions()).map((entry) => ({ id: entry.id, problem: 'problem' in entry ? entry.problem : null }))
+  const entries = await sessionsToVisit(store, ids)
   const progress = new Progress('check', entries.length, 'sessions')
-  let allOk = true
-  for (const entry of entries) {
-    const result = entry.problem === null ? await checkStoredSession(store, entry.id, folds, progress) : { ok: false, line: failLine(entry.id, entry.problem) }
-    progress.clear()
-    print(result.line)
-    progress.finishItem()
-    allOk &&= result.ok
-  }
-  progress.end()
-  return allOk
+  return eachWithProgress(
+    progress,
+    entries,
+    async (entry) => (entry.problem === null ? checkStoredSession(store, entry.id, folds, progress) : { ok: false, line: failLine(entry.id, entry.problem) }),
+    print,
+  )
 }

@@ -85,3 +85,25 @@ export class Progress {
     this.stream.write(`\r\x1b[2K${line}`)
   }
 }
+
+/**
+ * Runs `run` over items one by one, printing each result line (never mixed with the progress line)
+ * and counting finished items; resolves true iff every item was ok.
+ */
+export async function eachWithProgress<T>(
+  progress: Progress,
+  items: readonly T[],
+  run: (item: T) => Promise<{ ok: boolean; line: string }>,
+  print: (line: string) => void,
+): Promise<boolean> {
+  let allOk = true
+  for (const item of items) {
+    const result = await run(item)
+    progress.clear()
+    print(result.line)
+    progress.finishItem()
+    allOk &&= result.ok
+  }
+  progress.end()
+  return allOk
+}

@@ -1,8 +1,8 @@
 import { createHash, type Hash } from 'node:crypto'
 import { FoldingVisitor, isStoreError, type SessionFold, type SessionWriter, type Store } from '../host/index.ts'
 import type { SessionEvent, SessionHeader } from '../protocol/index.ts'
-import { failLine } from './check.ts'
-import { Progress } from './progress.ts'
+import { failLine, sessionsToVisit } from './check.ts'
+import { eachWithProgress, Progress } from './progress.ts'
 
 const PAGE_EVENTS = 2000
 
@@ -105,34 +105,26 @@ export async function transferSessions(options: {
 }): Promise<TransferSummary> {
   const print = options.print ?? console.log
   const validating = options.folds.filter((fold) => fold.validate !== undefined)
-  const entries =
-    options.sessionIds.length > 0
-      ? options.sessionIds.map((id) => ({ id, problem: null }))
-      : (await options.from.listSessions()).map((entry) => ({ id: entry.id, problem: 'problem' in entry ? entry.problem : null }))
+  const entries = await sessionsToVisit(options.from, options.sessionIds)
   const progress = new Progress(options.label, entries.length, 'sessions')
   const summary: TransferSummary = { copied: 0, upToDate: 0, failed: 0, events: 0 }
-  for (const entry of entries) {
-    let line: string
+  const one = async (entry: { id: string; problem: unknown }): Promise<{ ok: boolean; line: string }> => {
     if (entry.problem !== null) {
       summary.failed++
-      line = failLine(entry.id, entry.problem)
-    } else {
-      try {
-        const copied = await transferOne(options.from, options.to, entry.id, validating, progress)
-        summary.events += copied
-        if (copied > 0) summary.copied++
-        else summary.upToDate++
-        line = copied > 0 ? `copied ${entry.id}: ${copied} events` : `up to date ${entry.id}`
-      } catch (error) {
-        summary.failed++
-        line = error instanceof Diverged ? `FAIL ${entry.id} seq -1: ${error.message}` : failLine(entry.id, error)
-      }
+      return { ok: false, line: failLine(entry.id, entry.problem) }
     }
-    progress.clear()
-    print(line)
-    progress.finishItem()
+    try {
+      const copied = await transferOne(options.from, options.to, entry.id, validating, progress)
+      summary.events += copied
+      if (copied > 0) summary.copied++
+      else summary.upToDate++
+      return { ok: true, line: copied > 0 ? `copied ${entry.id}: ${copied} events` : `up to date ${entry.id}` }
+    } catch (error) {
+      summary.failed++
+      return { ok: false, line: error instanceof Diverged ? `FAIL ${entry.id} seq -1: ${error.message}` : failLine(entry.id, error) }
+    }
   }
-  progress.end()
+  await eachWithProgress(progress, entries, one, print)
   const verb = options.label === 'export' ? 'exported' : 'imported'
   print(`${verb} ${summary.copied} sessions (${summary.events} events); ${summary.upToDate} already up to date; ${summary.failed} failed`)
   return summary

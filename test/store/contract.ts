@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent, SessionHeader } from '../../src/protocol/events.ts'
 import type { SessionWriter, Store } from '../../src/host/index.ts'
+import { event, header, T0 } from './fixtures.ts'
 
 /** One store under test, with a way to break it the way its medium fails and to restart it. */
 export type StoreHarness = {
@@ -14,22 +15,6 @@ export type StoreHarness = {
   reopen(): Promise<Store>
   /** Releases everything the harness made. */
   dispose(): Promise<void>
-}
-
-const T0 = Date.UTC(2026, 6, 15, 1, 1, 1)
-
-function header(id: string, timeZone?: string): SessionHeader {
-  return { type: 'session', version: 1, id, createdAt: T0, ...(timeZone === undefined ? {} : { timeZone }) }
-}
-
-function event(seq: number, text = `message ${seq}`): SessionEvent {
-  return {
-    seq,
-    time: T0 + seq,
-    type: 'user/message',
-    data: { id: `m${seq}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } },
-    surfaceOp: 'append',
-  }
 }
 
 /** Opens a session and collects what the store hands back. */

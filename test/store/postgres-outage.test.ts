@@ -3,26 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { PostgresStore, type SessionWriter } from '../../src/host/index.ts'
-import type { SessionEvent, SessionHeader } from '../../src/protocol/index.ts'
+import type { SessionEvent } from '../../src/protocol/index.ts'
 import { EmbeddedDatabase } from '../../src/server/embedded-database.ts'
 import { startServer, type CliProcess } from '../fault/support.ts'
 import { freshDatabase } from '../support/postgres.ts'
-
-const T0 = Date.UTC(2026, 6, 15, 1, 1, 1)
-
-function header(id: string): SessionHeader {
-  return { type: 'session', version: 1, id, createdAt: T0 }
-}
-
-function event(seq: number): SessionEvent {
-  return {
-    seq,
-    time: T0 + seq,
-    type: 'user/message',
-    data: { id: `m${seq}`, role: 'user', content: [{ type: 'text', text: `message ${seq}` }], source: { kind: 'user' } },
-    surfaceOp: 'append',
-  }
-}
+import { event, header } from './fixtures.ts'
 
 /** A server of this file's own: these tests stop and kill it, which the shared one must never see. */
 let db: EmbeddedDatabase

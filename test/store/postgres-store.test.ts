@@ -1,26 +1,13 @@
 import pg from 'pg'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { SessionEvent, SessionHeader } from '../../src/protocol/events.ts'
+import type { SessionEvent } from '../../src/protocol/index.ts'
 import { migrate, MIGRATIONS, PostgresStore, SCHEMA, type Migration, type SessionWriter } from '../../src/host/index.ts'
 import { freePort } from '../../src/server/embedded-database.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
+import { event, header as headerIn, T0 } from './fixtures.ts'
 import { TcpProxy } from '../support/tcp-proxy.ts'
 
-const T0 = Date.UTC(2026, 6, 15, 1, 1, 1)
-
-function header(id: string): SessionHeader {
-  return { type: 'session', version: 1, id, createdAt: T0, timeZone: 'UTC' }
-}
-
-function event(seq: number, text = `message ${seq}`): SessionEvent {
-  return {
-    seq,
-    time: T0 + seq,
-    type: 'user/message',
-    data: { id: `m${seq}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } },
-    surfaceOp: 'append',
-  }
-}
+const header = (id: string) => headerIn(id, 'UTC')
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
