@@ -288,6 +288,27 @@ describe('PostgreSQL store: fencing and unknown outcomes', () => {
     ])
   })
 
+  it('commits the events of one append in one transaction, however many, and never joins two appends past the batch cap', async () => {
+    const db = await freshDatabase()
+    const store = await openStore(db.url)
+    await store.createSession(header('big'))
+    const { writer } = await openLog(store, 'big')
+    const many = (from: number, n: number): SessionEvent[] => Array.from({ length: n }, (_, i) => event(from + i))
+    writer.append(many(0, 6000))
+    writer.append(many(6000, 6000))
+    writer.append(many(12_000, 12_000))
+    await writer.barrier()
+    const groups = await db.admin(
+      `SELECT xmin::text AS tx, min(seq)::int AS first, max(seq)::int AS last FROM ${SCHEMA}.events GROUP BY xmin::text ORDER BY first`,
+    )
+    expect(groups.rows.map((row: { first: number; last: number }) => [row.first, row.last])).toEqual([
+      [0, 5999],
+      [6000, 11_999],
+      [12_000, 23_999],
+    ])
+    await writer.close()
+  })
+
   it('treats a batch whose answer was lost as unknown: the writer fails, and the reopen finds it committed and durable', async () => {
     const db = await freshDatabase()
     const { proxy, url } = await proxied(db)

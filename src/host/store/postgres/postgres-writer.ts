@@ -7,7 +7,7 @@ import { unavailable } from './pg-failure.ts'
 
 type Waiter = { target: number; resolve: () => void; reject: (error: StoreError) => void }
 
-/** Most events one batch carries (a longer queue goes in several transactions, in order). */
+/** Most events one batch gathers from several appends (a longer queue goes in several transactions, in order; one append is never split). */
 const MAX_BATCH_EVENTS = 10_000
 
 /**
@@ -20,7 +20,8 @@ const MAX_BATCH_EVENTS = 10_000
 export class PostgresSessionWriter implements SessionWriter {
   private durable: number
   private accepted: number
-  private queue: SessionEvent[] = []
+  /** Queued appends, each kept whole: the events of one `append` always commit in one transaction. */
+  private queue: (readonly SessionEvent[])[] = []
   /** The latest summary appended, with the event count it describes, until it is committed. */
   private summary: { summary: StoredSummary; count: number } | null = null
   private cycling: Promise<void> | null = null
@@ -58,7 +59,7 @@ export class PostgresSessionWriter implements SessionWriter {
         throw new StoreError('conflict', `session ${this.header.id}: append of seq ${event.seq} where seq ${this.accepted + i} is next`)
       }
     }
-    this.queue.push(...events)
+    if (events.length > 0) this.queue.push(events)
     this.accepted += events.length
     if (summary !== undefined) this.summary = { summary, count: this.accepted }
     if (events.length > 0 || summary !== undefined) this.kick()
@@ -113,8 +114,11 @@ export class PostgresSessionWriter implements SessionWriter {
 
   private async cycle(): Promise<void> {
     while ((this.queue.length > 0 || this.summary !== null) && !this.failed) {
-      const batch = this.queue.length <= MAX_BATCH_EVENTS ? this.queue : this.queue.slice(0, MAX_BATCH_EVENTS)
-      this.queue = batch === this.queue ? [] : this.queue.slice(MAX_BATCH_EVENTS)
+      let taken = 0
+      let size = 0
+      while (taken < this.queue.length && (taken === 0 || size + this.queue[taken].length <= MAX_BATCH_EVENTS)) size += this.queue[taken++].length
+      const batch = this.queue.slice(0, taken).flat()
+      this.queue = this.queue.slice(taken)
       const end = this.durable + batch.length
       const pending = this.summary
       const summary = pending !== null && pending.count === end ? pending.summary : null
