@@ -3,6 +3,7 @@ export type HostErrorCode =
   | 'session-not-found'
   | 'session-conflict'
   | 'session-busy'
+  | 'session-elsewhere'
 
 /** An error of the host with a stable code and optional details. */
 export class HostError extends Error {
@@ -13,5 +14,18 @@ export class HostError extends Error {
   ) {
     super(message)
     this.name = 'HostError'
+  }
+}
+
+/** An error thrown by a command on another replica, carried back by its name, code, message and details. */
+export class ReplicaError extends Error {
+  constructor(
+    name: string,
+    readonly code: string | undefined,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message)
+    this.name = name
   }
 }

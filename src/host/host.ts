@@ -1,7 +1,7 @@
 import type { SessionEvent, SessionHeader, UserMessage } from '../protocol/index.ts'
 import { errorMessage, SESSION_ID_PATTERN, sameTimeZone } from '../protocol/index.ts'
 import { DueWatcher } from './due-watcher.ts'
-import { HostError } from './errors.ts'
+import { HostError, ReplicaError } from './errors.ts'
 import { hostFolds, inboxFold, loopFold } from './folds.ts'
 import { randomId } from './ids.ts'
 import type { Model } from './models/model.ts'
@@ -10,7 +10,7 @@ import { HostPluginContext, installPlugin, PluginRegistry } from './registry.ts'
 import { Session } from './session/session.ts'
 import { SessionFeed } from './session-feed.ts'
 import { FoldingVisitor, SessionLog } from './session-log.ts'
-import type { EventPage, EventRange, FileLayer, SessionEntry, SessionWriter, Store, StoredSummary } from './store/index.ts'
+import type { EventPage, EventRange, FileLayer, ReplicaAnswer, Replication, SessionEntry, SessionWriter, Store, StoredSummary } from './store/index.ts'
 import { JsonlStore, isStoreError, StoreError } from './store/index.ts'
 import { summarize } from './summary.ts'
 
@@ -58,6 +58,9 @@ export type SessionDescription = {
   status: 'idle' | 'running'
 }
 
+/** A command a route runs on a session (built in: send, compact, rename, cancel; others registered by the server). */
+export type CommandHandler = (session: Session, args: unknown) => Promise<unknown>
+
 /** A page of session descriptions, newest first. */
 export type DescriptionPage = { sessions: SessionDescription[]; nextCursor: string | null }
 
@@ -79,6 +82,21 @@ function conflict(id: string, requested: string | undefined, existing: string | 
 
 function notFound(id: string): HostError {
   return new HostError('session-not-found', `session ${id} does not exist`, { sessionId: id })
+}
+
+/** Events at the end of a log that a command run again looks through for a message it already accepted. */
+const RECENT_EVENTS = 2000
+
+/** With replicas, how often a replica looks for sessions whose owner died with work left. */
+const ORPHAN_SCAN_MS = 1000
+
+function recentlyEnqueued(session: Session, messageId: string): boolean {
+  const events = session.events()
+  for (let i = events.length - 1; i >= Math.max(0, events.length - RECENT_EVENTS); i--) {
+    const event = events[i]
+    if (event.type === 'inbox/enqueued' && event.data.message.id === messageId) return true
+  }
+  return false
 }
 
 function isNotFound(error: unknown): boolean {
@@ -122,7 +140,13 @@ export class Host {
   private readonly idleCloseMs: number
   private readonly due: DueWatcher
   private sweepTimer: unknown = null
+  private orphanTimer: unknown = null
   private shuttingDown = false
+  /** Present when several servers share the store (SPEC 14.3). */
+  private readonly replication: Replication | undefined
+  private readonly commands = new Map<string, CommandHandler>()
+  /** Event counts of sessions held elsewhere, as their appends were announced. */
+  private readonly remoteCounts = new Map<string, { count: number; openTurn: boolean }>()
   private starting: Promise<void> | null = null
 
   private constructor(
@@ -146,6 +170,14 @@ export class Host {
     this.registry.onFoldRemoved((fold) => {
       for (const slot of this.slots.values()) if (slot.state === 'open') slot.session.log.removeFold(fold)
     })
+    this.replication = store.replication
+    this.registerBuiltInCommands()
+    if (this.replication) {
+      const replication = this.replication
+      replication.onLost((id) => this.lost(id, 'its lease was not renewed in time'))
+      replication.onAppended((id, count, openTurn) => void this.remoteAppended(id, count, openTurn))
+      replication.onCommand((id, command) => this.answer(id, command.name, command.args))
+    }
   }
 
   /** Opens the store and installs the plugins in order; opens no session. */
@@ -210,13 +242,31 @@ export class Host {
       if (summary !== null && (summary.openTurn || summary.pendingInbox > 0)) await this.resume(id)
     }
     this.armSweep()
+    this.armOrphanScan()
     this.due.refresh()
+  }
+
+  /** With replicas: claims sessions whose owner died while they had work (SPEC 14.3 failover). */
+  private armOrphanScan(): void {
+    const replication = this.replication
+    if (!replication || this.shuttingDown || this.orphanTimer !== null) return
+    this.orphanTimer = this.timers.set(() => {
+      this.orphanTimer = null
+      void replication
+        .orphans(32)
+        .then(async (ids) => {
+          for (const id of ids) if (!this.slots.has(id)) await this.resume(id)
+        })
+        .catch(() => undefined)
+        .finally(() => this.armOrphanScan())
+    }, ORPHAN_SCAN_MS)
   }
 
   private async resume(id: string): Promise<void> {
     try {
       await this.openSession(id)
     } catch (error) {
+      if (error instanceof HostError && error.code === 'session-elsewhere') return
       this.logLine(`session ${id} does not open: ${errorMessage(error)}`)
     }
   }
@@ -265,13 +315,21 @@ export class Host {
   private feedFor(header: SessionHeader, knownCount: number): SessionFeed {
     let feed = this.feeds.get(header.id)
     if (!feed) {
-      feed = new SessionFeed(header.id, header, this.store, knownCount)
+      const created: SessionFeed = new SessionFeed(header.id, header, this.store, knownCount, () => {
+        if (this.feeds.get(header.id) !== created || !created.idle) return
+        this.feeds.delete(header.id)
+        this.replication?.watch(header.id, false)
+      })
+      feed = created
       this.feeds.set(header.id, feed)
     }
     return feed
   }
 
   private async load(id: string): Promise<Session> {
+    if (this.replication && !(await this.replication.claim(id))) {
+      throw new HostError('session-elsewhere', `session ${id} runs on another replica`, { sessionId: id })
+    }
     const visitor = new FoldingVisitor(id, this.folds())
     let writer: SessionWriter
     try {
@@ -344,7 +402,12 @@ export class Host {
   /** A session whose store failed stops; it is reopened from its durable events once the store works again. */
   private failed(session: Session, error: StoreError): void {
     const slot = this.slots.get(session.id)
-    if (slot?.state === 'unavailable' || this.shuttingDown) return
+    if (slot === undefined || slot.state === 'unavailable' || this.shuttingDown) return
+    if (slot.state === 'open' && slot.session !== session) return
+    if (error.details?.fenced === true && this.replication) {
+      this.lost(session.id, 'another replica holds it now')
+      return
+    }
     const summary = this.summaryOf(session.log)
     this.feeds.get(session.id)?.detachSession(true)
     this.closeHooks(session)
@@ -385,6 +448,10 @@ export class Host {
       if (this.slots.get(id)?.state !== 'opening') return
       if (isStoreError(error) && error.code === 'unavailable') {
         this.scheduleRecovery(slot.header, error, null, slot.summary, slot.attempt + 1)
+      } else if (error instanceof HostError && error.code === 'session-elsewhere') {
+        this.slots.delete(id)
+        this.feeds.get(id)?.detachSession(false)
+        this.logLine(`session ${id}: storage available again; another replica runs it now`)
       } else {
         this.slots.delete(id)
         this.feeds.get(id)?.detachSession(false)
@@ -441,7 +508,38 @@ export class Host {
     if (feed?.idle) this.feeds.delete(id)
     this.closeHooks(slot.session)
     await slot.session.close()
+    await this.replication?.release(id)
     this.due.refresh()
+  }
+
+  /** A session whose lease this replica lost stops here at once, writing nothing; it runs where it is held now. */
+  private lost(id: string, why: string): void {
+    const slot = this.slots.get(id)
+    if (slot?.state !== 'open') return
+    this.slots.delete(id)
+    this.feeds.get(id)?.detachSession(false)
+    this.closeHooks(slot.session)
+    slot.session.abandon()
+    this.logLine(`session ${id}: stopped on this replica: ${why}`)
+    this.changed(id)
+  }
+
+  /** Another replica made a session's events durable: readers here follow (stream, notices) from the store. */
+  private async remoteAppended(id: string, count: number, openTurn: boolean): Promise<void> {
+    const slot = this.slots.get(id)
+    if (slot?.state === 'open' || slot?.state === 'opening') return
+    const known = this.remoteCounts.get(id)
+    this.remoteCounts.set(id, { count, openTurn })
+    this.feeds.get(id)?.remote(count, openTurn)
+    this.changed(id)
+    if (this.eventListeners.size === 0 || known === undefined || count <= known.count) return
+    let after = known.count - 1
+    while (after < count - 1) {
+      const { events } = await this.store.readEvents(id, { after, limit: 500 }).catch(() => ({ events: [] as SessionEvent[] }))
+      if (events.length === 0) return
+      for (const listener of this.eventListeners) listener(id, events)
+      after = events[events.length - 1].seq
+    }
   }
 
   /** Opens a session (once; later calls share it). Throws `session-not-found`, a corrupt or an unavailable StoreError. */
@@ -517,7 +615,12 @@ export class Host {
     const live = this.describeOpen(id)
     if (live) return live
     const { header, summary } = await this.entryOf(id)
-    return { header, title: summary.title, eventCount: summary.eventCount, status: 'idle' }
+    return { header, title: summary.title, eventCount: summary.eventCount, status: this.remoteStatus(summary) }
+  }
+
+  /** A session not open here is running while its log ends inside a turn on another replica. */
+  private remoteStatus(summary: StoredSummary): 'idle' | 'running' {
+    return this.replication && summary.openTurn ? 'running' : 'idle'
   }
 
   /** One page of sessions, newest first, from the store's summaries (SPEC 8); never opens a log. */
@@ -539,7 +642,7 @@ export class Host {
           continue
         }
       }
-      sessions.push({ header: entry.header, title: summary.title, eventCount: summary.eventCount, status: 'idle' })
+      sessions.push({ header: entry.header, title: summary.title, eventCount: summary.eventCount, status: this.remoteStatus(summary) })
     }
     return { sessions, nextCursor: page.nextCursor }
   }
@@ -556,7 +659,13 @@ export class Host {
     const entry = await this.readEntry(id)
     // a missing summary is not rebuilt for a reader: the last page says how many events there are
     const count = entry.summary?.eventCount ?? (await this.store.readEvents(id, { limit: 1 })).eventCount
-    return this.feeds.get(id) ?? this.feedFor(entry.header, count)
+    const feed = this.feeds.get(id) ?? this.feedFor(entry.header, count)
+    if (this.replication && !this.slots.has(id)) {
+      feed.remote(count, entry.summary?.openTurn ?? false)
+      this.remoteCounts.set(id, { count: Math.max(count, this.remoteCounts.get(id)?.count ?? 0), openTurn: entry.summary?.openTurn ?? false })
+      this.replication.watch(id, true)
+    }
+    return feed
   }
 
   /** A page of a session's durable events (SPEC 8), from memory or the store; never opens its log. */
@@ -617,39 +726,104 @@ export class Host {
     return (await this.store.listSessions()).filter((entry) => 'header' in entry).map((entry) => entry.id)
   }
 
-  /** Builds a person's message and makes it durable in the session's inbox (SPEC 3.1, 4.3). */
-  async send(sessionId: string, input: OutgoingMessage): Promise<{ rpcId: string; messageId: string }> {
-    return this.withSession(sessionId, async (session) => {
-      const rpcId = randomId('rpc-')
-      const message: UserMessage = {
-        id: randomId('msg-'),
-        role: 'user',
-        content: [{ type: 'text', text: input.text }],
-        source:
-          input.clientTimeZone === undefined
-            ? { kind: 'user' }
-            : { kind: 'user', rpcId, clientTimeZone: input.clientTimeZone },
+  /** Registers a command routes can run on a session wherever it is held (SPEC 14.3); built in: send, compact, rename, cancel. */
+  registerCommand(name: string, handler: CommandHandler): void {
+    this.commands.set(name, handler)
+  }
+
+  private registerBuiltInCommands(): void {
+    this.registerCommand('send', async (session, args) => {
+      const { input, rpcId, messageId } = args as { input: OutgoingMessage; rpcId: string; messageId: string }
+      // a command run again after its owner died may have been accepted already: the message enters once
+      if (!recentlyEnqueued(session, messageId)) {
+        const message: UserMessage = {
+          id: messageId,
+          role: 'user',
+          content: [{ type: 'text', text: input.text }],
+          source: input.clientTimeZone === undefined ? { kind: 'user' } : { kind: 'user', rpcId, clientTimeZone: input.clientTimeZone },
+        }
+        await session.enqueue(message, input.mode === 'steer' ? 'next-step' : 'next-turn')
       }
-      await session.enqueue(message, input.mode === 'steer' ? 'next-step' : 'next-turn')
-      return { rpcId, messageId: message.id }
+      return { rpcId, messageId }
     })
+    this.registerCommand('compact', async (session) => ({ messageId: await session.compact() }))
+    this.registerCommand('rename', async (session, args) => {
+      await session.rename((args as { title: string }).title)
+      return null
+    })
+    this.registerCommand('cancel', async (session) => {
+      session.cancel()
+      return null
+    })
+  }
+
+  /**
+   * Runs a command on a session: here when this replica holds it (opening it, and so claiming it,
+   * when nobody does), else on the replica that holds it, whose answer comes back (SPEC 14.3).
+   */
+  async command(sessionId: string, name: string, args: unknown): Promise<unknown> {
+    const handler = this.commands.get(name)
+    if (handler === undefined) throw new Error(`unknown command ${name}`)
+    try {
+      return await this.withSession(sessionId, (session) => handler(session, args))
+    } catch (error) {
+      if (!(error instanceof HostError && error.code === 'session-elsewhere') || !this.replication) throw error
+    }
+    const answer = await this.replication.submit(sessionId, { name, args })
+    if (answer.ok) return answer.value
+    const { name: errorName, code, message, details } = answer.error
+    if (errorName === 'HostError') throw new HostError(code as HostError['code'], message, details)
+    if (errorName === 'StoreError') throw new StoreError(code as StoreError['code'], message, details)
+    throw new ReplicaError(errorName, code, message, details)
+  }
+
+  /** Runs a command another replica sent to a session held here, and packs its answer for the way back. */
+  private async answer(sessionId: string, name: string, args: unknown): Promise<ReplicaAnswer> {
+    const handler = this.commands.get(name)
+    if (handler === undefined) return { ok: false, error: { name: 'Error', message: `unknown command ${name}` } }
+    try {
+      return { ok: true, value: await this.withSession(sessionId, (session) => handler(session, args)) }
+    } catch (error) {
+      const e = error as { name?: unknown; code?: unknown; details?: unknown }
+      return {
+        ok: false,
+        error: {
+          name: typeof e.name === 'string' ? e.name : 'Error',
+          message: errorMessage(error),
+          ...(typeof e.code === 'string' ? { code: e.code } : {}),
+          ...(typeof e.details === 'object' && e.details !== null ? { details: e.details as Record<string, unknown> } : {}),
+        },
+      }
+    }
+  }
+
+  /** Builds a person's message and makes it durable in the session's inbox (SPEC 3.1, 4.3), on whichever replica holds the session. */
+  async send(sessionId: string, input: OutgoingMessage): Promise<{ rpcId: string; messageId: string }> {
+    return (await this.command(sessionId, 'send', { input, rpcId: randomId('rpc-'), messageId: randomId('msg-') })) as {
+      rpcId: string
+      messageId: string
+    }
   }
 
   /** Compacts a session's surface once it is idle (SPEC 2.4); resolves once the compaction is durable. */
   async compact(sessionId: string): Promise<{ messageId: string | null }> {
-    return this.withSession(sessionId, async (session) => ({ messageId: await session.compact() }))
+    return (await this.command(sessionId, 'compact', null)) as { messageId: string | null }
   }
 
   /** Renames a session (SPEC 2.2 `session/title`); resolves once the rename is durable. */
   async rename(sessionId: string, title: string): Promise<void> {
-    await this.withSession(sessionId, (session) => session.rename(title))
+    await this.command(sessionId, 'rename', { title })
   }
 
-  /** Cancels the running turn of a session, if it is open. */
+  /** Cancels the running turn of a session, wherever it runs. */
   async cancel(sessionId: string): Promise<void> {
     const slot = this.slots.get(sessionId)
-    if (slot?.state === 'open') slot.session.cancel()
-    else await this.describe(sessionId)
+    if (slot?.state === 'open') {
+      slot.session.cancel()
+      return
+    }
+    const summary = (await this.entryOf(sessionId)).summary
+    if (this.replication && summary.openTurn) await this.command(sessionId, 'cancel', null)
   }
 
   private async wakeForDue(id: string): Promise<void> {
@@ -672,6 +846,7 @@ export class Host {
     this.shuttingDown = true
     this.due.stop()
     if (this.sweepTimer !== null) this.timers.clear(this.sweepTimer)
+    if (this.orphanTimer !== null) this.timers.clear(this.orphanTimer)
     for (const ctx of this.contexts) ctx.dispose()
     const sessions: Session[] = []
     for (const slot of this.slots.values()) {

@@ -62,8 +62,11 @@ export interface SessionView {
   whenIdle(): Promise<void>
   /** Runs a task holding the idle session exclusively; throws synchronously when a turn is running or the session is closed. */
   runMaintenance<T>(task: () => Promise<T>): Promise<T>
-  /** Queues a message durably (appends `inbox/enqueued` and flushes) and starts a turn when idle. */
-  enqueue(message: UserMessage, target: 'next-turn' | 'next-step'): Promise<void>
+  /**
+   * Queues a message durably (appends `inbox/enqueued` and flushes) and starts a turn when idle;
+   * `with` events are appended together with it, in one durable step (one transaction on PostgreSQL).
+   */
+  enqueue(message: UserMessage, target: 'next-turn' | 'next-step', withEvents?: EventDraft[]): Promise<void>
 }
 
 /** Decision of the pre-step waterfall (SPEC 3.2). */

@@ -32,13 +32,32 @@ export class SessionFeed {
   private readonly statusListeners = new Set<(status: SessionActivity) => void>()
   private readonly deltaListeners = new Set<(delta: AssistantDelta) => void>()
 
+  private remoteStatus: SessionActivity = 'idle'
+
   constructor(
     readonly id: string,
     readonly header: SessionHeader,
     private readonly store: Store,
     knownCount: number,
+    /** Called when the last listener left a feed with no session attached (the host may forget it). */
+    private readonly onIdle: () => void = () => undefined,
   ) {
     this.count = knownCount
+  }
+
+  /** Another replica made events durable (SPEC 14.3): readers read them from the store. */
+  remote(count: number, openTurn: boolean): void {
+    if (this.session !== null) return
+    const status: SessionActivity = openTurn ? 'running' : 'idle'
+    if (count > this.count) {
+      this.count = count
+      this.log = null
+      for (const listener of this.eventListeners) listener([])
+    }
+    if (status !== this.remoteStatus) {
+      this.remoteStatus = status
+      for (const listener of this.statusListeners) listener(status)
+    }
   }
 
   /** Follows a newly opened session of this id. */
@@ -82,9 +101,9 @@ export class SessionFeed {
     return this.log?.durableLength ?? this.count
   }
 
-  /** Idle or running (idle while the session is not open here). */
+  /** Idle or running (while the session runs on another replica, as its appends announced). */
   get status(): SessionActivity {
-    return this.session?.status ?? 'idle'
+    return this.session?.status ?? this.remoteStatus
   }
 
   /** A page of durable events: from memory when the log is here, else from the store. */
@@ -103,18 +122,23 @@ export class SessionFeed {
   /** Subscribes to newly durable events. */
   onEvents(listener: (events: readonly SessionEvent[]) => void): () => void {
     this.eventListeners.add(listener)
-    return () => this.eventListeners.delete(listener)
+    return () => this.leave(this.eventListeners, listener)
+  }
+
+  private leave<T>(listeners: Set<T>, listener: T): void {
+    listeners.delete(listener)
+    if (this.idle) this.onIdle()
   }
 
   /** Subscribes to the text of answers while they stream (transient). */
   onDelta(listener: (delta: AssistantDelta) => void): () => void {
     this.deltaListeners.add(listener)
-    return () => this.deltaListeners.delete(listener)
+    return () => this.leave(this.deltaListeners, listener)
   }
 
   /** Subscribes to idle/running changes. */
   onStatus(listener: (status: SessionActivity) => void): () => void {
     this.statusListeners.add(listener)
-    return () => this.statusListeners.delete(listener)
+    return () => this.leave(this.statusListeners, listener)
   }
 }

@@ -104,9 +104,13 @@ export class ScheduleOwner {
     const due = dueOccurrences(current.state, this.clock.now())
     if (due.length === 0) return
     const reminders = due.flatMap(followUpBlocks)
-    if (reminders.length > 0) await session.enqueue(followUpMessage(randomId('reminder-'), reminders), 'next-turn')
-    await session.append(due.map((o) => scheduleChangeDraft(dispatchChange(o.id, o.acceptedAt, o.plan.missed))))
-    await session.flush()
+    const dispatches = due.map((o) => scheduleChangeDraft(dispatchChange(o.id, o.acceptedAt, o.plan.missed)))
+    // the follow-up and its dispatch go in one append: on PostgreSQL one transaction, so a reminder is delivered exactly once (SPEC 14.3)
+    if (reminders.length > 0) await session.enqueue(followUpMessage(randomId('reminder-'), reminders), 'next-turn', dispatches)
+    else {
+      await session.append(dispatches)
+      await session.flush()
+    }
   }
 }
 

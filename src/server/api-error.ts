@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { errorMessage, type ApiErrorCode } from '../protocol/index.ts'
-import { HostError, isStoreError } from '../host/index.ts'
+import { HostError, isStoreError, ReplicaError } from '../host/index.ts'
 import { isScheduleError, type ScheduleError } from '../schedule/index.ts'
 
 /**
@@ -66,7 +66,7 @@ function retryAfterSeconds(ms: unknown): number {
 }
 
 /** The API error of a Schedule domain error (SPEC 8: its own code; a corrupt history is the session's corruption). */
-export function scheduleApiError(error: ScheduleError): ApiError {
+export function scheduleApiError(error: Pick<ScheduleError, 'code' | 'message' | 'details'>): ApiError {
   const details = { ...error.details } as Record<string, unknown>
   if (error.code === 'corrupt_schedule_log') return new ApiError('session-corrupt', error.message, { seq: details.seq ?? -1, reason: error.message })
   if (error.code === 'persistence_uncertain') return new ApiError('storage-unavailable', error.message, { ...details, retryAfterSeconds: 1 })
@@ -95,7 +95,13 @@ export function toApiError(error: unknown): ApiError {
       }
     }
   }
-  if (error instanceof HostError) return new ApiError(error.code, error.message, error.details)
+  if (error instanceof HostError) {
+    if (error.code === 'session-elsewhere') return new ApiError('storage-unavailable', error.message, { retryAfterSeconds: 1 })
+    return new ApiError(error.code, error.message, error.details)
+  }
+  if (error instanceof ReplicaError && error.name === 'ScheduleError' && error.code !== undefined) {
+    return scheduleApiError({ code: error.code as ScheduleError['code'], message: error.message, details: error.details ?? {} })
+  }
   if (isScheduleError(error)) return scheduleApiError(error)
   if ((error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET') {
     return new ApiError('bad-request', 'the request body was cut off before it ended')

@@ -19,7 +19,9 @@ import { pumpNotices, pumpSession, watchNotices } from './streams.ts'
 import { summarize } from './summary.ts'
 import { security, type SecurityOptions } from './security.ts'
 import { noStore, securityHeaders } from './security-headers.ts'
-import { createArgsSchema, updateArgsSchema, type ScheduleService, type ServiceResult } from '../schedule/index.ts'
+import { createArgsSchema, updateArgsSchema, type ScheduleService } from '../schedule/index.ts'
+import type { ScheduleErrorCode } from '../protocol/index.ts'
+import type { ScheduleAnswer } from './schedule-commands.ts'
 
 const updateBody = updateArgsSchema.omit({ id: true })
 const SHAPE_ISSUES = new Set<string>(['invalid_type', 'unrecognized_keys', 'invalid_union'])
@@ -224,7 +226,8 @@ export function createApp(deps: AppDeps): Hono {
   })
 
   app.get('/api/sessions/:id/schedules', async (c) => {
-    const schedules = await host.withSession(sessionIdParam(c), (session) => deps.schedules?.list(session) ?? [])
+    const id = sessionIdParam(c)
+    const schedules = deps.schedules ? await host.command(id, 'schedule.list', null) : (await host.describe(id), [])
     return c.json({ schedules })
   })
 
@@ -232,8 +235,8 @@ export function createApp(deps: AppDeps): Hono {
     if (!deps.schedules) throw new ApiError('not-found', 'reminders are not available on this server')
     return deps.schedules
   }
-  const scheduleAnswer = (c: Context, result: ServiceResult, status: 200 | 201): Response => {
-    if (!result.ok) throw scheduleApiError(result.error)
+  const scheduleAnswer = (c: Context, result: ScheduleAnswer, status: 200 | 201): Response => {
+    if (!result.ok) throw scheduleApiError({ ...result.error, code: result.error.code as ScheduleErrorCode })
     return c.json({ schedule: result.view }, status)
   }
   /** Decodes a body with its zod schema: shape and type problems are 400; with `domainRanges`, range and value problems are left to the Schedule domain (422). */
@@ -249,29 +252,34 @@ export function createApp(deps: AppDeps): Hono {
   app.post('/api/sessions/:id/schedules', async (c) => {
     const id = sessionIdParam(c)
     const body = await bodyObject(c, createArgsSchema, true)
-    return scheduleAnswer(c, await host.withSession(id, (session) => schedules().create(session, body)), 201)
+    schedules()
+    return scheduleAnswer(c, (await host.command(id, 'schedule.create', body)) as ScheduleAnswer, 201)
   })
 
   app.patch('/api/sessions/:id/schedules/:scheduleId', async (c) => {
     const id = sessionIdParam(c)
     const body = await bodyObject(c, updateBody, true)
     const scheduleId = c.req.param('scheduleId') ?? ''
-    return scheduleAnswer(c, await host.withSession(id, (session) => schedules().update(session, scheduleId, body)), 200)
+    schedules()
+    return scheduleAnswer(c, (await host.command(id, 'schedule.update', { id: scheduleId, fields: body })) as ScheduleAnswer, 200)
   })
 
   app.post('/api/sessions/:id/schedules/:scheduleId/snooze', async (c) => {
     const id = sessionIdParam(c)
     const body = await bodyObject(c, snoozeBody, false)
     const scheduleId = c.req.param('scheduleId') ?? ''
-    return scheduleAnswer(c, await host.withSession(id, (session) => schedules().snooze(session, scheduleId, body.seconds as number)), 201)
+    schedules()
+    return scheduleAnswer(c, (await host.command(id, 'schedule.snooze', { id: scheduleId, seconds: body.seconds as number })) as ScheduleAnswer, 201)
   })
 
   app.delete('/api/sessions/:id/schedules/:scheduleId', async (c) => {
     const scheduleId = c.req.param('scheduleId') ?? ''
-    const service = deps.schedules
-    return c.json(
-      await host.withSession(sessionIdParam(c), (session) => (service ? service.delete(session, scheduleId) : { id: scheduleId, deleted: false })),
-    )
+    const id = sessionIdParam(c)
+    if (!deps.schedules) {
+      await host.describe(id)
+      return c.json({ id: scheduleId, deleted: false })
+    }
+    return c.json(await host.command(id, 'schedule.delete', { id: scheduleId }))
   })
 
   app.all('/api/*', (c) => errorResponse(c, new ApiError('not-found', `no route ${c.req.method} ${c.req.path}`)))

@@ -17,6 +17,9 @@ export type ServeOptions = {
   build: boolean
   /** The PostgreSQL store's URL; without it the JSONL store in `dataDir`. */
   databaseUrl?: string
+  /** This replica's name in session leases (PostgreSQL), and how long a lease lasts unless renewed. */
+  replicaId?: string
+  leaseMs: number
 }
 
 /** Which way `export` (database → files) and `import` (files → database) move sessions. */
@@ -33,7 +36,7 @@ export type Command =
 
 /** Usage text of the CLI. */
 export const USAGE = `usage:
-  serve [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--model offline|openai:<model>|script:<file>]
+  serve [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--replica-id NAME] [--lease-ms N] [--model offline|openai:<model>|script:<file>]
         [--refresh-interval-ms N] [--time-zone ZONE] [--token T] [--public-host NAME|ORIGIN]
         [--model-delay-ms N] [--model-timeout-ms N] [--max-connections N] [--max-open-sessions N] [--no-build]
   check <session.jsonl|dir>...
@@ -48,6 +51,9 @@ export const DEFAULT_DB_DIR = './.data/postgres'
 
 /** Default port of `npm run db` (beside a system PostgreSQL on 5432). */
 export const DEFAULT_DB_PORT = 5433
+
+/** SPEC 11: a session's lease lasts 5 s unless its replica renews it. */
+export const DEFAULT_LEASE_MS = 5000
 
 const SERVE_OPTIONS = {
   port: { type: 'string' },
@@ -64,6 +70,8 @@ const SERVE_OPTIONS = {
   'max-open-sessions': { type: 'string' },
   'no-build': { type: 'boolean' },
   'database-url': { type: 'string' },
+  'replica-id': { type: 'string' },
+  'lease-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -154,6 +162,14 @@ function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, valu
     case 'database-url':
       options.databaseUrl = text()
       return
+    case 'replica-id':
+      options.replicaId = text()
+      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(options.replicaId)) throw new Error('--replica-id takes 1 to 64 letters, digits, dots, dashes or underscores')
+      return
+    case 'lease-ms':
+      options.leaseMs = integer(rawName, text())
+      if (options.leaseMs < 300) throw new Error('--lease-ms must be at least 300')
+      return
     case 'help':
       return
     default: {
@@ -226,6 +242,7 @@ function serveOptions(tokens: readonly Token[], env: NodeJS.ProcessEnv): ServeOp
     dataDir: './.data',
     model: 'offline',
     build: true,
+    leaseMs: DEFAULT_LEASE_MS,
     ...(env.SCHEDULE_WEB_TOKEN ? { token: env.SCHEDULE_WEB_TOKEN } : {}),
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
   }

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
 import { errorMessage } from '../protocol/index.ts'
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 import { DEFAULT_MAX_OPEN_SESSIONS, JsonlStore, PostgresStore, type Store } from '../host/index.ts'
@@ -41,7 +43,15 @@ async function main(): Promise<number> {
         ...(o.token === undefined ? {} : { token: o.token }),
         ...(o.publicHost === undefined ? {} : { publicHost: o.publicHost }),
       })
-      const store = o.databaseUrl === undefined ? undefined : await PostgresStore.open({ url: o.databaseUrl, log: (line) => console.error(line) })
+      const store =
+        o.databaseUrl === undefined
+          ? undefined
+          : await PostgresStore.open({
+              url: o.databaseUrl,
+              log: (line) => console.error(line),
+              // every process is its own lease owner: a restarted replica never writes on a dead one's leases
+              replica: { owner: `${o.replicaId ?? hostname()}.${process.pid}.${randomBytes(3).toString('hex')}`, leaseMs: o.leaseMs },
+            })
       if (o.build) await ensureOverlayBuilt(root, (line) => console.error(line))
       const { host, schedules } = await compose({
         ...(store ? { store } : {}),

@@ -3,6 +3,7 @@ import type { FileLayer, Store, Model } from '../host/index.ts'
 import { createInvariantPlugin } from '../invariant/index.ts'
 import { createTimeContextPlugin } from '../plugin/index.ts'
 import { OfflineModel } from './offline-model.ts'
+import { registerScheduleCommands } from './schedule-commands.ts'
 import { createSchedulePlugin, type ScheduleService, type Timers } from '../schedule/index.ts'
 
 /** How the app's host is composed. */
@@ -93,6 +94,7 @@ export async function compose(options: ComposeOptions): Promise<Composition> {
     ...(options.maxOpenSessions === undefined ? {} : { maxOpenSessions: options.maxOpenSessions }),
     ...(options.idleCloseMs === undefined ? {} : { idleCloseMs: options.idleCloseMs }),
   })
+  registerScheduleCommands(host, schedule.service)
   return { host, schedules: schedule.service }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseArgs, USAGE } from '../../src/server/cli-args.ts'
 
-const DEFAULTS = { port: 4280, host: '127.0.0.1', dataDir: './.data', model: 'offline', build: true }
+const DEFAULTS = { port: 4280, host: '127.0.0.1', dataDir: './.data', model: 'offline', build: true, leaseMs: 5000 }
 
 describe('parseArgs: serve', () => {
   it('defaults to serve on 127.0.0.1:4280 with ./.data and the offline model', () => {
@@ -13,7 +13,8 @@ describe('parseArgs: serve', () => {
     const argv = [
       'serve', '--port', '0', '--host=0.0.0.0', '--data-dir', '/tmp/x', '--model=openai:deepseek-chat', '--refresh-interval-ms', '60000',
       '--time-zone', 'Asia/Shanghai', '--token=kV9s-2Qx_7bLm.Tz', '--public-host', 'https://schedule.example.com', '--model-delay-ms=25',
-      '--max-connections', '300', '--no-build',
+      '--max-connections', '300', '--no-build', '--max-open-sessions=64', '--database-url', 'postgres://u:p@127.0.0.1:5432/db', '--replica-id', 'web-1',
+      '--lease-ms=2000',
     ]
     expect(parseArgs(argv, {})).toEqual({
       kind: 'serve',
@@ -29,8 +30,14 @@ describe('parseArgs: serve', () => {
         modelDelayMs: 25,
         maxConnections: 300,
         build: false,
+        maxOpenSessions: 64,
+        databaseUrl: 'postgres://u:p@127.0.0.1:5432/db',
+        replicaId: 'web-1',
+        leaseMs: 2000,
       },
     })
+    expect(() => parseArgs(['--lease-ms', '100'], {})).toThrow('--lease-ms must be at least 300')
+    expect(() => parseArgs(['--replica-id', 'no spaces'], {})).toThrow('--replica-id takes 1 to 64 letters, digits, dots, dashes or underscores')
   })
 
   it('lets the last of a repeated flag win', () => {

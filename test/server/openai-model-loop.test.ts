@@ -226,7 +226,7 @@ describe('model settings', () => {
   it('takes --model-timeout-ms as a positive integer', () => {
     expect(parseArgs(['--model', 'openai:deepseek-chat', '--model-timeout-ms', '30000'], {})).toEqual({
       kind: 'serve',
-      options: { port: 4280, host: '127.0.0.1', dataDir: './.data', model: 'openai:deepseek-chat', modelTimeoutMs: 30_000, build: true },
+      options: { port: 4280, host: '127.0.0.1', dataDir: './.data', model: 'openai:deepseek-chat', modelTimeoutMs: 30_000, build: true, leaseMs: 5000 },
     })
     expect(() => parseArgs(['--model-timeout-ms', '0'], {})).toThrow(new Error('--model-timeout-ms must be at least 1'))
     expect(() => parseArgs(['--model-timeout-ms=2.5'], {})).toThrow(new Error('--model-timeout-ms needs a non-negative integer, got "2.5"'))

@@ -46,11 +46,17 @@ describe('PostgreSQL store: migrations', () => {
     const db = await freshDatabase()
     await openStore(db.url)
     const first = await migrations(db)
-    expect(first).toEqual([{ version: 1, name: 'sessions, events and the due index', applied_at: expect.any(Date) }])
-    expect(await tables(db)).toEqual(['events', 'schema_migrations', 'sessions'])
+    expect(first).toEqual([
+      { version: 1, name: 'sessions, events and the due index', applied_at: expect.any(Date) },
+      { version: 2, name: 'leases and commands of replicas', applied_at: expect.any(Date) },
+    ])
+    expect(await tables(db)).toEqual(['commands', 'events', 'leases', 'schema_migrations', 'sessions'])
     const indexes = await db.admin(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [SCHEMA])
     expect(indexes.rows.map((row: { indexname: string }) => row.indexname)).toEqual([
+      'commands_pkey',
+      'commands_waiting',
       'events_pkey',
+      'leases_pkey',
       'schema_migrations_pkey',
       'sessions_created_at',
       'sessions_next_due_at',
@@ -64,7 +70,7 @@ describe('PostgreSQL store: migrations', () => {
   it('migrates once when several servers start on one fresh database at the same moment', async () => {
     const db = await freshDatabase()
     await Promise.all([openStore(db.url), openStore(db.url), openStore(db.url)])
-    expect((await migrations(db)).map((m) => m.version)).toEqual([1])
+    expect((await migrations(db)).map((m) => m.version)).toEqual([1, 2])
   })
 
   it('refuses to start on a schema newer than the code, with one line, and never migrates it down', async () => {
@@ -75,10 +81,10 @@ describe('PostgreSQL store: migrations', () => {
     await expect(refusal).rejects.toMatchObject({
       name: 'DatabaseSetupError',
       code: 'schema-too-new',
-      message: 'the database schema is at version 7, newer than version 1 of this Schedule Web: run a newer Schedule Web (a schema is never migrated down)',
+      message: 'the database schema is at version 7, newer than version 2 of this Schedule Web: run a newer Schedule Web (a schema is never migrated down)',
     })
-    expect((await migrations(db)).map((m) => m.version)).toEqual([1, 7])
-    expect(await tables(db)).toEqual(['events', 'schema_migrations', 'sessions'])
+    expect((await migrations(db)).map((m) => m.version)).toEqual([1, 2, 7])
+    expect(await tables(db)).toEqual(['commands', 'events', 'leases', 'schema_migrations', 'sessions'])
   })
 
   it('verifies without changing anything: a database never migrated is refused and left empty', async () => {
@@ -87,7 +93,7 @@ describe('PostgreSQL store: migrations', () => {
       name: 'DatabaseSetupError',
       code: 'schema-too-old',
       message:
-        'the database schema is at version 0, older than version 1 of this Schedule Web: start the server on it once (or import into it) to migrate it',
+        'the database schema is at version 0, older than version 2 of this Schedule Web: start the server on it once (or import into it) to migrate it',
     })
     expect((await db.admin(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = $1`, [SCHEMA])).rows).toEqual([{ n: 0 }])
     await openStore(db.url)
@@ -101,18 +107,18 @@ describe('PostgreSQL store: migrations', () => {
     await openStore(db.url)
     const broken: Migration[] = [
       ...MIGRATIONS,
-      { version: 2, name: 'half a step', sql: `CREATE TABLE ${SCHEMA}.half (id int); SELECT no_such_function()` },
+      { version: 3, name: 'half a step', sql: `CREATE TABLE ${SCHEMA}.half (id int); SELECT no_such_function()` },
     ]
     const client = new pg.Client({ connectionString: db.url })
     await client.connect()
     try {
       await expect(migrate(client, broken)).rejects.toMatchObject({ message: expect.stringContaining('no_such_function') })
-      expect(await migrate(client)).toEqual({ from: 1, to: 1 })
+      expect(await migrate(client)).toEqual({ from: 2, to: 2 })
     } finally {
       await client.end()
     }
-    expect((await migrations(db)).map((m) => m.version)).toEqual([1])
-    expect(await tables(db)).toEqual(['events', 'schema_migrations', 'sessions'])
+    expect((await migrations(db)).map((m) => m.version)).toEqual([1, 2])
+    expect(await tables(db)).toEqual(['commands', 'events', 'leases', 'schema_migrations', 'sessions'])
   })
 })
 

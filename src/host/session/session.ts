@@ -118,9 +118,9 @@ export class Session implements SessionView {
     })()
   }
 
-  async enqueue(message: UserMessage, target: InboxTarget): Promise<void> {
+  async enqueue(message: UserMessage, target: InboxTarget, withEvents: EventDraft[] = []): Promise<void> {
     this.assertOpen()
-    await this.log.append([{ type: 'inbox/enqueued', data: { target, message } }])
+    await this.log.append([{ type: 'inbox/enqueued', data: { target, message } }, ...withEvents])
     await this.barrier()
     this.scheduleKick()
   }
@@ -168,6 +168,11 @@ export class Session implements SessionView {
   /** Starts work that was restored from the durable inbox. */
   start(): void {
     this.scheduleKick()
+  }
+
+  /** Stops at once without writing anything more (the session runs on another replica now). */
+  abandon(): void {
+    this.stop(null)
   }
 
   /** Stops taking new work, waits for the running turn to end and closes the log. */

@@ -10,6 +10,9 @@ export type {
   EventRange,
   EventPage,
   DueEntry,
+  Replication,
+  ReplicaCommand,
+  ReplicaAnswer,
 } from './store.ts'
 export { StoreError, isStoreError, corruptSession, storageUnavailable, type StoreErrorCode, type CorruptDetails } from './store-error.ts'
 export { JsonlStore, type JsonlStoreOptions } from './jsonl/jsonl-store.ts'

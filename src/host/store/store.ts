@@ -111,4 +111,40 @@ export interface Store {
   probe(): Promise<void>
   /** Releases the store's resources. */
   close(): Promise<void>
+  /** Present when several servers share the store (PostgreSQL): leases, fencing, notifications, forwarded commands. */
+  readonly replication?: Replication
+}
+
+/** A command for the replica that holds a session (SPEC 14.3): a name the host knows and JSON arguments. */
+export type ReplicaCommand = { name: string; args: unknown }
+
+/** What a command answered: its JSON result, or the error it threw (name, code, message, details) to be thrown again. */
+export type ReplicaAnswer = { ok: true; value: unknown } | { ok: false; error: { name: string; code?: string; message: string; details?: Record<string, unknown> } }
+
+/**
+ * How a store shared by several servers (replicas) lets exactly one of them run each session
+ * (SPEC 14.3): a lease per session renewed automatically, appends fenced by it, notifications of
+ * every durable append, and commands forwarded to whichever replica holds a session.
+ */
+export interface Replication {
+  /** This replica's name in leases. */
+  readonly owner: string
+  /** Takes (or keeps) a session's lease; false while another live replica holds it. */
+  claim(id: string): Promise<boolean>
+  /** True while this replica holds the session's lease. */
+  holds(id: string): boolean
+  /** Gives a lease up (the session was closed here), so another replica may take it at once. */
+  release(id: string): Promise<void>
+  /** Calls back when a lease is lost (not renewed in time, or taken over): the session must stop here without writing. */
+  onLost(listener: (id: string) => void): void
+  /** Calls back when any replica made a session's events durable: its event count and whether a turn is open. */
+  onAppended(listener: (id: string, eventCount: number, openTurn: boolean) => void): void
+  /** Sessions this replica wants to hear of even when a notification is missed (a poll backstop reads their counts). */
+  watch(id: string, watching: boolean): void
+  /** Runs a command on whichever replica holds the session (this one, once it can claim a session nobody holds); resolves with its answer. */
+  submit(id: string, command: ReplicaCommand): Promise<ReplicaAnswer>
+  /** Runs the commands sent to sessions this replica holds. */
+  onCommand(handler: (id: string, command: ReplicaCommand) => Promise<ReplicaAnswer>): void
+  /** Sessions that need an owner (an open turn or queued messages) and have none: the lease lapsed or was never taken. */
+  orphans(limit: number): Promise<string[]>
 }

@@ -5,18 +5,21 @@ import type { StoredSummary } from '../store.ts'
 import { SCHEMA } from './migrations.ts'
 import { refusedByServer } from './pg-failure.ts'
 import { checkout } from './pool-client.ts'
+import { EVENTS_CHANNEL, NOW_MS } from './replication.ts'
 
 /**
  * Appends the batches of many sessions in one transaction (a single statement commits on its
- * own). Each session's row count is its fence: a session whose count is no longer its batch's
- * first seq appends nothing and is left out of the result; the others' events are inserted and
- * their counts moved on — with the summary that came with the batch, when one did — all or nothing.
+ * own). Each session's row count is its fence, and with replicas its lease too (owner, token,
+ * not expired on the database clock): a session whose count is no longer its batch's first seq,
+ * or whose lease this writer no longer holds, appends nothing and is left out of the result; the
+ * others' events are inserted and their counts moved on — with the summary that came with the
+ * batch, when one did — all or nothing, and each NOTIFYs its new count on commit (SPEC 14.3).
  */
 const APPEND: pg.QueryArrayConfig = {
   name: 'schedule-web-append',
   rowMode: 'array',
-  text: `WITH batch (id, first_seq, next_seq, summary_count, title, last_event_at, open_turn, pending_inbox, next_due_at) AS (
-      SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::boolean[], $8::integer[], $9::bigint[])
+  text: `WITH batch (id, first_seq, next_seq, summary_count, title, last_event_at, open_turn, pending_inbox, next_due_at, lease_owner, lease_token) AS (
+      SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::boolean[], $8::integer[], $9::bigint[], $15::text[], $16::bigint[])
     ), fence AS (
       UPDATE ${SCHEMA}.sessions AS s SET
         event_count = b.next_seq,
@@ -27,14 +30,17 @@ const APPEND: pg.QueryArrayConfig = {
         pending_inbox = CASE WHEN b.summary_count IS NULL THEN s.pending_inbox ELSE b.pending_inbox END,
         next_due_at = CASE WHEN b.summary_count IS NULL THEN s.next_due_at ELSE b.next_due_at END
       FROM batch AS b WHERE s.id = b.id AND s.event_count = b.first_seq
-      RETURNING s.id
+        AND (b.lease_token IS NULL OR EXISTS (
+          SELECT 1 FROM ${SCHEMA}.leases AS l
+           WHERE l.session_id = b.id AND l.owner = b.lease_owner AND l.token = b.lease_token AND l.expires_at >= ${NOW_MS}))
+      RETURNING s.id, s.event_count, s.open_turn
     ), appended AS (
       INSERT INTO ${SCHEMA}.events (session_id, seq, time, type, event_json)
       SELECT e.session_id, e.seq, e.time, e.type, e.event_json
       FROM unnest($10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[]) AS e (session_id, seq, time, type, event_json)
       JOIN fence ON fence.id = e.session_id
     )
-    SELECT id FROM fence`,
+    SELECT id, pg_notify('${EVENTS_CHANNEL}', id || ' ' || event_count || ' ' || open_turn) FROM fence`,
 }
 
 /** Why a batch did not commit: the database's error, and the backend whose outcome is unknown when the connection was lost. */
@@ -48,9 +54,13 @@ export class CommitFailure extends Error {
   }
 }
 
+/** The lease an append is fenced by: its owner and token (null without replicas). */
+export type LeaseFence = { owner: string; token: number } | null
+
 type Pending = {
   sessionId: string
   start: number
+  lease: LeaseFence
   events: readonly SessionEvent[]
   summary: StoredSummary | null
   resolve: () => void
@@ -62,10 +72,12 @@ function backendPid(client: pg.PoolClient): number | null {
   return typeof pid === 'number' ? pid : null
 }
 
-function fenced(sessionId: string, start: number): StoreError {
+function fenced(sessionId: string, start: number, lease: LeaseFence): StoreError {
   return new StoreError(
     'unavailable',
-    `storage for session ${sessionId} is unavailable: another writer appended to it (its log no longer ends at seq ${start - 1}); it reopens from the database`,
+    lease === null
+      ? `storage for session ${sessionId} is unavailable: another writer appended to it (its log no longer ends at seq ${start - 1}); it reopens from the database`
+      : `storage for session ${sessionId} is unavailable: this replica no longer holds its lease, or another writer appended to it; it reopens where it is held`,
     { fenced: true },
   )
 }
@@ -88,9 +100,9 @@ export class GroupCommitter {
   ) {}
 
   /** Resolves once `events` (seqs `start`…) of the session, and the summary after them, are committed; rejects with a CommitFailure. */
-  commit(sessionId: string, start: number, events: readonly SessionEvent[], summary: StoredSummary | null): Promise<void> {
+  commit(sessionId: string, start: number, events: readonly SessionEvent[], summary: StoredSummary | null, lease: LeaseFence = null): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ sessionId, start, events, summary, resolve, reject })
+      this.queue.push({ sessionId, start, lease, events, summary, resolve, reject })
       this.pump()
     })
   }
@@ -133,7 +145,7 @@ export class GroupCommitter {
     }
     for (const pending of group) {
       if (committed.has(pending.sessionId)) pending.resolve()
-      else pending.reject(new CommitFailure(fenced(pending.sessionId, pending.start), null))
+      else pending.reject(new CommitFailure(fenced(pending.sessionId, pending.start, pending.lease), null))
     }
   }
 
@@ -148,6 +160,8 @@ export class GroupCommitter {
     const openTurns: (boolean | null)[] = []
     const pendingInboxes: (number | null)[] = []
     const nextDueAts: (number | null)[] = []
+    const leaseOwners: (string | null)[] = []
+    const leaseTokens: (number | null)[] = []
     const owners: string[] = []
     const seqs: number[] = []
     const times: number[] = []
@@ -164,6 +178,8 @@ export class GroupCommitter {
       openTurns.push(summary?.openTurn ?? null)
       pendingInboxes.push(summary?.pendingInbox ?? null)
       nextDueAts.push(summary?.nextDueAt ?? null)
+      leaseOwners.push(pending.lease?.owner ?? null)
+      leaseTokens.push(pending.lease?.token ?? null)
       for (const event of pending.events) {
         owners.push(pending.sessionId)
         seqs.push(event.seq)
@@ -180,7 +196,10 @@ export class GroupCommitter {
     }
     let lost: Error | undefined
     try {
-      const result = await client.query<[string]>({ ...APPEND, values: [ids, starts, ends, summaryCounts, titles, lastEventAts, openTurns, pendingInboxes, nextDueAts, owners, seqs, times, types, texts] })
+      const result = await client.query<[string]>({
+        ...APPEND,
+        values: [ids, starts, ends, summaryCounts, titles, lastEventAts, openTurns, pendingInboxes, nextDueAts, owners, seqs, times, types, texts, leaseOwners, leaseTokens],
+      })
       return new Set(result.rows.map((row) => row[0]))
     } catch (error) {
       if (refusedByServer(error)) throw new CommitFailure(error, null)

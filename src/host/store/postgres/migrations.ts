@@ -43,6 +43,26 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'leases and commands of replicas',
+    sql: `
+      CREATE TABLE ${SCHEMA}.leases (
+        session_id text PRIMARY KEY REFERENCES ${SCHEMA}.sessions (id),
+        owner text NOT NULL,
+        token bigint NOT NULL,
+        expires_at bigint NOT NULL
+      );
+      CREATE TABLE ${SCHEMA}.commands (
+        id bigserial PRIMARY KEY,
+        session_id text NOT NULL REFERENCES ${SCHEMA}.sessions (id),
+        body text NOT NULL,
+        result text,
+        created_at bigint NOT NULL
+      );
+      CREATE INDEX commands_waiting ON ${SCHEMA}.commands (session_id, id) WHERE result IS NULL;
+    `,
+  },
 ]
 
 /** The schema version this code writes and reads. */

@@ -17,7 +17,8 @@ import type {
 } from '../store.ts'
 import { parseDatabaseUrl } from './database-url.ts'
 import { migrate, SCHEMA, verifySchema } from './migrations.ts'
-import { GroupCommitter } from './group-commit.ts'
+import { GroupCommitter, type LeaseFence } from './group-commit.ts'
+import { PostgresReplication } from './replication.ts'
 import { failureText, unavailable } from './pg-failure.ts'
 import { checkout } from './pool-client.ts'
 import { PostgresSessionWriter } from './postgres-writer.ts'
@@ -36,6 +37,8 @@ export type PostgresStoreOptions = {
   commitsInFlight?: number
   /** How long one statement may take before the store gives up on it (default 60 s). */
   queryTimeoutMs?: number
+  /** Run as one of several replicas (the server): leases, fencing, notifications, forwarded commands (SPEC 14.3). */
+  replica?: { owner: string; leaseMs: number }
   log?: (line: string) => void
 }
 
@@ -108,14 +111,18 @@ function notFound(id: string): StoreError {
 export class PostgresStore implements Store {
   private closing: Promise<void> | null = null
   private readonly committer: GroupCommitter
+  /** Present when this store runs as a replica. */
+  readonly replication?: PostgresReplication
 
   private constructor(
     private readonly pool: pg.Pool,
     /** The URL with its password hidden, for messages. */
     readonly display: string,
     commitsInFlight: number,
+    replication?: PostgresReplication,
   ) {
     this.committer = new GroupCommitter(pool, commitsInFlight)
+    if (replication) this.replication = replication
   }
 
   /** Connects, then migrates (or verifies) the schema; throws a one-line DatabaseSetupError when it cannot. */
@@ -160,7 +167,12 @@ export class PostgresStore implements Store {
       throw new DatabaseSetupError('connect-failed', `cannot set up the database ${display}: ${failureText(error)}`, { cause: error })
     }
     client.release()
-    return new PostgresStore(pool, display, options.commitsInFlight ?? 4)
+    let replication: PostgresReplication | undefined
+    if (options.replica) {
+      replication = new PostgresReplication(pool, { connectionString, keepAlive: true, application_name: 'schedule-web-listen' }, { ...options.replica, log })
+      await replication.start()
+    }
+    return new PostgresStore(pool, display, options.commitsInFlight ?? 4, replication)
   }
 
   /** Runs one statement, any database failure being `unavailable` for `what`. */
@@ -302,7 +314,13 @@ export class PostgresStore implements Store {
    */
   async openSession(id: string, visit: OpenVisitor): Promise<SessionWriter> {
     const { header, count } = await this.read(id, visit)
-    return new PostgresSessionWriter(this.pool, this.committer, header, count)
+    const replication = this.replication
+    const lease = (): LeaseFence | 'lost' => {
+      if (replication === undefined) return null
+      const token = replication.tokenOf(id)
+      return token === null ? 'lost' : { owner: replication.owner, token }
+    }
+    return new PostgresSessionWriter(this.pool, this.committer, header, count, lease)
   }
 
   private async read(id: string, visit: OpenVisitor): Promise<{ header: SessionHeader; count: number }> {
@@ -364,7 +382,10 @@ export class PostgresStore implements Store {
   }
 
   close(): Promise<void> {
-    this.closing ??= this.pool.end()
+    this.closing ??= (async () => {
+      await this.replication?.close()
+      await this.pool.end()
+    })()
     return this.closing
   }
 }

@@ -2,7 +2,7 @@ import type pg from 'pg'
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { StoreError, storageUnavailable } from '../store-error.ts'
 import type { SessionWriter, StoredSummary } from '../store.ts'
-import type { CommitFailure, GroupCommitter } from './group-commit.ts'
+import type { CommitFailure, GroupCommitter, LeaseFence } from './group-commit.ts'
 import { unavailable } from './pg-failure.ts'
 
 type Waiter = { target: number; resolve: () => void; reject: (error: StoreError) => void }
@@ -38,6 +38,8 @@ export class PostgresSessionWriter implements SessionWriter {
     private readonly committer: GroupCommitter,
     readonly header: SessionHeader,
     durableCount: number,
+    /** The lease its appends are fenced by (replicas), read at each commit; 'lost' once this replica no longer holds it. */
+    private readonly lease: () => LeaseFence | 'lost' = () => null,
   ) {
     this.durable = durableCount
     this.accepted = durableCount
@@ -126,8 +128,13 @@ export class PostgresSessionWriter implements SessionWriter {
         this.summary = null
         return
       }
+      const lease = this.lease()
+      if (lease === 'lost') {
+        this.fail(new StoreError('unavailable', `storage for session ${this.header.id} is unavailable: this replica no longer holds its lease`, { fenced: true }))
+        return
+      }
       try {
-        await this.committer.commit(this.header.id, this.durable, batch, summary)
+        await this.committer.commit(this.header.id, this.durable, batch, summary, lease)
       } catch (error) {
         const failure = error as CommitFailure
         this.unsettled = failure.unsettledPid

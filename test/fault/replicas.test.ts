@@ -1,0 +1,174 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { SCHEMA } from '../../src/host/index.ts'
+import type { SessionEvent } from '../../src/protocol/index.ts'
+import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
+import { SseReader } from '../support/sse-reader.ts'
+import { tempDir } from '../support/temp-dir.ts'
+import { runCheckCli, startServer, type CliProcess } from './support.ts'
+
+type Replica = CliProcess & { url: string; name: string }
+
+const running: Replica[] = []
+const streams: AbortController[] = []
+
+afterEach(async () => {
+  for (const controller of streams.splice(0)) controller.abort()
+  for (const replica of running.splice(0)) {
+    if (replica.child.exitCode === null && replica.child.signalCode === null) replica.child.kill('SIGKILL')
+    await replica.exited
+  }
+})
+
+const LEASE_MS = 1500
+
+/** One replica: the real CLI on the shared database, its own lease owner name, optionally a script model. */
+async function replica(db: TestDatabase, name: string, script?: unknown[]): Promise<Replica> {
+  const dir = await tempDir(`sw-replica-${name}-`)
+  const extra = ['--database-url', db.url, '--replica-id', name, '--lease-ms', String(LEASE_MS)]
+  if (script) {
+    const path = join(dir, 'script.json')
+    await writeFile(path, JSON.stringify(script))
+    extra.push('--model', `script:${path}`)
+  }
+  const server = await startServer(dir, extra)
+  const started = { ...server, name }
+  running.push(started)
+  return started
+}
+
+async function post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+/** Everything a stream delivers, from its start: events in order, until the test ends. */
+function follow(replica: Replica, id: string): { events: SessionEvent[] } {
+  const seen: { events: SessionEvent[] } = { events: [] }
+  const controller = new AbortController()
+  streams.push(controller)
+  void (async () => {
+    const response = await fetch(`${replica.url}/api/sessions/${id}/stream?after=-1`, { signal: controller.signal })
+    const sse = new SseReader((response.body as ReadableStream<Uint8Array>).getReader())
+    for (;;) {
+      const frame = await sse.next()
+      if (frame.event === 'session-event') seen.events.push(JSON.parse(frame.data) as SessionEvent)
+    }
+  })().catch(() => undefined)
+  return seen
+}
+
+async function logOf(db: TestDatabase, id: string): Promise<SessionEvent[]> {
+  const rows = await db.admin(`SELECT event_json FROM ${SCHEMA}.events WHERE session_id = $1 ORDER BY seq`, [id])
+  return rows.rows.map((row: { event_json: string }) => JSON.parse(row.event_json) as SessionEvent)
+}
+
+async function leaseOwner(db: TestDatabase, id: string): Promise<string | null> {
+  const rows = await db.admin(`SELECT owner FROM ${SCHEMA}.leases WHERE session_id = $1 AND expires_at > (extract(epoch from clock_timestamp()) * 1000)::bigint`, [id])
+  return (rows.rows[0] as { owner: string } | undefined)?.owner ?? null
+}
+
+function texts(events: readonly SessionEvent[], kind: 'user' | 'schedule'): string[] {
+  return events.flatMap((e) =>
+    e.type === 'user/message' && (kind === 'user' ? e.data.source.kind === 'user' : e.data.source.kind === 'plugin' && e.data.source.plugin === 'schedule')
+      ? [e.data.content[0].text]
+      : [],
+  )
+}
+
+const WAIT = { timeout: 20_000, interval: 50 }
+
+describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
+  it('runs a message posted to any replica on the one that holds the lease, and every replica streams every event in order', async () => {
+    const db = await freshDatabase()
+    const [a, b, c] = await Promise.all([replica(db, 'a'), replica(db, 'b'), replica(db, 'c')])
+    expect((await post(`${b.url}/api/sessions`, { sessionId: 's', timeZone: 'Asia/Shanghai' })).status).toBe(201)
+    expect(await leaseOwner(db, 's')).toMatch(/^b\./)
+    const seen = [follow(a, 's'), follow(b, 's'), follow(c, 's')]
+    const sent = await post(`${a.url}/api/sessions/s/messages`, { text: 'what time is it?', clientTimeZone: 'Asia/Shanghai' })
+    expect(sent.status).toBe(202)
+    const second = await post(`${c.url}/api/sessions/s/messages`, { text: 'and in Berlin?', clientTimeZone: 'Europe/Berlin' })
+    expect(second.status).toBe(202)
+    const log = await vi.waitFor(async () => {
+      const events = await logOf(db, 's')
+      expect(events.filter((e) => e.type === 'turn/end')).toHaveLength(2)
+      return events
+    }, WAIT)
+    // the loop ran on b, which held the lease all along
+    expect(await leaseOwner(db, 's')).toMatch(/^b\./)
+    expect(texts(log, 'user')).toEqual(['what time is it?', 'and in Berlin?'])
+    expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i))
+    for (const stream of seen) {
+      await vi.waitFor(() => expect(stream.events.length).toBe(log.length), WAIT)
+      expect(stream.events).toEqual(log)
+    }
+    // every replica describes the same session from the database
+    for (const r of [a, b, c]) {
+      const answer = (await (await fetch(`${r.url}/api/sessions/s`)).json()) as { session: { eventCount: number } }
+      expect(answer.session.eventCount).toBe(log.length)
+    }
+  })
+
+  it('fails over after kill -9 of the lease holder: the open turn closes as interrupted, queued messages and a reminder due meanwhile run exactly once', async () => {
+    const db = await freshDatabase()
+    const owner = await replica(db, 'owner', [{ text: 'thinking for a long time', delayMs: 120_000 }])
+    const other = await replica(db, 'other')
+    expect((await post(`${owner.url}/api/sessions`, { sessionId: 'f', timeZone: 'UTC' })).status).toBe(201)
+    expect((await post(`${owner.url}/api/sessions/f/messages`, { text: 'first, slow', clientTimeZone: 'UTC' })).status).toBe(202)
+    await vi.waitFor(async () => expect((await logOf(db, 'f')).some((e) => e.type === 'request/header')).toBe(true), WAIT)
+    // queued behind the running turn, through the other replica (forwarded to the owner, durable before its 202)
+    expect((await post(`${other.url}/api/sessions/f/messages`, { text: 'second, queued', clientTimeZone: 'UTC' })).status).toBe(202)
+    expect((await post(`${other.url}/api/sessions/f/schedules`, { prompt: 'stand up', after_seconds: 1 })).status).toBe(201)
+    const seen = follow(other, 'f')
+    const killedAt = Date.now()
+    owner.child.kill('SIGKILL')
+    await owner.exited
+
+    const log = await vi.waitFor(async () => {
+      const events = await logOf(db, 'f')
+      expect(events.filter((e) => e.type === 'turn/end').length).toBeGreaterThanOrEqual(3)
+      expect(texts(events, 'schedule')).toHaveLength(1)
+      expect(events.at(-1)?.type).toBe('turn/end')
+      return events
+    }, WAIT)
+    const ends = log.flatMap((e) => (e.type === 'turn/end' ? [e] : []))
+    expect(ends[0].data).toEqual({ turn: 1, reason: 'error', message: 'interrupted: the host stopped during this turn' })
+    // taken over within the lease and a second of the kill
+    expect(ends[0].time - killedAt).toBeLessThanOrEqual(LEASE_MS + 1000)
+    expect(texts(log, 'user')).toEqual(['first, slow', 'second, queued'])
+    expect(texts(log, 'schedule')).toHaveLength(1)
+    const dispatches = log.filter((e) => e.type === 'schedule/change' && (e.data as { operation: string }).operation === 'dispatch')
+    expect(dispatches).toHaveLength(1)
+    expect(await leaseOwner(db, 'f')).toMatch(/^other\./)
+    await vi.waitFor(() => expect(seen.events).toEqual(log), WAIT)
+    const checked = await runCheckCli(['--database-url', db.url])
+    expect(checked).toEqual({ code: 0, stdout: 'ok f\n', stderr: '' })
+  })
+
+  it('refuses the appends of a replica that lost its lease: a stopped owner that wakes after a takeover writes nothing', async () => {
+    const db = await freshDatabase()
+    const stale = await replica(db, 'stale', [{ text: 'an answer that comes too late', delayMs: 4000 }])
+    const fresh = await replica(db, 'fresh')
+    expect((await post(`${stale.url}/api/sessions`, { sessionId: 'z', timeZone: 'UTC' })).status).toBe(201)
+    expect((await post(`${stale.url}/api/sessions/z/messages`, { text: 'slow one', clientTimeZone: 'UTC' })).status).toBe(202)
+    await vi.waitFor(async () => expect((await logOf(db, 'z')).some((e) => e.type === 'request/header')).toBe(true), WAIT)
+    // the owner stops (not dead: its process is frozen), its lease lapses and the other replica takes the session over
+    stale.child.kill('SIGSTOP')
+    const taken = await vi.waitFor(async () => {
+      const events = await logOf(db, 'z')
+      expect(events.some((e) => e.type === 'turn/end')).toBe(true)
+      return events
+    }, WAIT)
+    expect(await leaseOwner(db, 'z')).toMatch(/^fresh\./)
+    stale.child.kill('SIGCONT')
+    // the woken owner's model answers and its loop appends: the fence refuses it, and it stops running the session
+    await vi.waitFor(() => expect(stale.stderr()).toMatch(/session z: stopped on this replica: (its lease was not renewed in time|another replica holds it now)\n/), WAIT)
+    const after = await logOf(db, 'z')
+    expect(after.some((e) => e.type === 'assistant/message' && e.data.content[0].text === 'an answer that comes too late')).toBe(false)
+    expect(after.slice(0, taken.length)).toEqual(taken)
+    expect((await post(`${stale.url}/api/sessions/z/messages`, { text: 'via the woken one', clientTimeZone: 'UTC' })).status).toBe(202)
+    await vi.waitFor(async () => expect(texts(await logOf(db, 'z'), 'user')).toEqual(['slow one', 'via the woken one']), WAIT)
+    expect(await leaseOwner(db, 'z')).toMatch(/^fresh\./)
+  })
+})

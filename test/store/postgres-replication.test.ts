@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { PostgresStore, SCHEMA, type Replication, type SessionWriter } from '../../src/host/index.ts'
+import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
+import { event, header } from './fixtures.ts'
+
+const stores: PostgresStore[] = []
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close()
+})
+
+async function replicaStore(db: TestDatabase, owner: string, leaseMs = 3000): Promise<{ store: PostgresStore; replication: Replication }> {
+  const store = await PostgresStore.open({ url: db.url, replica: { owner, leaseMs } })
+  stores.push(store)
+  return { store, replication: store.replication as Replication }
+}
+
+const noop = { header: () => undefined, event: () => undefined }
+
+describe('PostgreSQL replication (SPEC 14.3)', () => {
+  it('grants a lease to one replica at a time, and to another once it is released', async () => {
+    const db = await freshDatabase()
+    const a = await replicaStore(db, 'a')
+    const b = await replicaStore(db, 'b')
+    await a.store.createSession(header('s', 'UTC'))
+    expect(await a.replication.claim('s')).toBe(true)
+    expect(await a.replication.claim('s')).toBe(true)
+    expect(await b.replication.claim('s')).toBe(false)
+    expect({ a: a.replication.holds('s'), b: b.replication.holds('s') }).toEqual({ a: true, b: false })
+    await a.replication.release('s')
+    expect(await b.replication.claim('s')).toBe(true)
+    const rows = await db.admin(`SELECT owner, token FROM ${SCHEMA}.leases WHERE session_id = 's'`)
+    expect(rows.rows).toEqual([{ owner: 'b', token: '2' }])
+  })
+
+  it('fences appends by the lease: a writer whose lease was taken over commits nothing', async () => {
+    const db = await freshDatabase()
+    const a = await replicaStore(db, 'a')
+    const b = await replicaStore(db, 'b')
+    await a.store.createSession(header('f', 'UTC'))
+    expect(await a.replication.claim('f')).toBe(true)
+    const writer: SessionWriter = await a.store.openSession('f', noop)
+    writer.append([event(0)])
+    await writer.barrier()
+    // the lease lapses on the database clock while a still believes it holds it (a paused process)
+    await db.admin(`UPDATE ${SCHEMA}.leases SET expires_at = 0 WHERE session_id = 'f'`)
+    expect(await b.replication.claim('f')).toBe(true)
+    expect(a.replication.holds('f')).toBe(true)
+    writer.append([event(1, 'from the stale owner')])
+    await expect(writer.barrier()).rejects.toMatchObject({ code: 'unavailable', details: { fenced: true } })
+    expect((await db.admin(`SELECT seq FROM ${SCHEMA}.events WHERE session_id = 'f' ORDER BY seq`)).rows).toEqual([{ seq: '0' }])
+    const fresh = await b.store.openSession('f', noop)
+    fresh.append([event(1, 'from the new owner')])
+    await fresh.barrier()
+    expect((await a.store.readEvents('f', { limit: 10 })).events.map((e) => e.data)).toEqual([event(0).data, event(1, 'from the new owner').data])
+  })
+
+  it('tells every replica of durable appends, and a replica whose lease is not renewed that it lost it', async () => {
+    const db = await freshDatabase()
+    const a = await replicaStore(db, 'a', 900)
+    const b = await replicaStore(db, 'b', 900)
+    await a.store.createSession(header('n', 'UTC'))
+    const heard: string[] = []
+    b.replication.onAppended((id, count, openTurn) => heard.push(`${id} ${count} ${openTurn}`))
+    expect(await a.replication.claim('n')).toBe(true)
+    const writer = await a.store.openSession('n', noop)
+    writer.append([event(0)], { title: null, eventCount: 1, lastEventAt: null, openTurn: true, pendingInbox: 0, nextDueAt: null })
+    writer.append([event(1)], { title: null, eventCount: 2, lastEventAt: null, openTurn: false, pendingInbox: 0, nextDueAt: null })
+    await writer.barrier()
+    await vi.waitFor(() => expect(heard.at(-1)).toBe('n 2 false'))
+    const lost: string[] = []
+    a.replication.onLost((id) => lost.push(id))
+    await db.admin(`UPDATE ${SCHEMA}.leases SET token = token + 1 WHERE session_id = 'n'`)
+    await vi.waitFor(() => expect(lost).toEqual(['n']))
+    expect(a.replication.holds('n')).toBe(false)
+  })
+
+  it('runs a command on the replica that holds the session and carries its answer back', async () => {
+    const db = await freshDatabase()
+    const a = await replicaStore(db, 'a')
+    const b = await replicaStore(db, 'b')
+    await a.store.createSession(header('c', 'UTC'))
+    const ran: string[] = []
+    a.replication.onCommand(async (id, command) => {
+      ran.push(`${id} ${command.name}`)
+      return command.name === 'boom' ? { ok: false, error: { name: 'HostError', code: 'session-busy', message: 'busy' } } : { ok: true, value: { echo: command.args } }
+    })
+    expect(await a.replication.claim('c')).toBe(true)
+    expect(await b.replication.submit('c', { name: 'echo', args: [1, 'two'] })).toEqual({ ok: true, value: { echo: [1, 'two'] } })
+    expect(await b.replication.submit('c', { name: 'boom', args: null })).toEqual({ ok: false, error: { name: 'HostError', code: 'session-busy', message: 'busy' } })
+    expect(ran).toEqual(['c echo', 'c boom'])
+    expect((await db.admin(`SELECT count(*)::int AS n FROM ${SCHEMA}.commands WHERE result IS NULL`)).rows).toEqual([{ n: 0 }])
+  })
+
+  it('finds sessions with work and no live owner', async () => {
+    const db = await freshDatabase()
+    const a = await replicaStore(db, 'a')
+    for (const id of ['idle', 'busy', 'held']) await a.store.createSession(header(id, 'UTC'))
+    await db.admin(`UPDATE ${SCHEMA}.sessions SET open_turn = true WHERE id IN ('busy', 'held')`)
+    expect(await a.replication.claim('held')).toBe(true)
+    expect(await a.replication.orphans(10)).toEqual(['busy'])
+  })
+})
