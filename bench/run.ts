@@ -1,9 +1,12 @@
 /**
  * `npm run bench` (SPEC 12.1): time-context decision cost, whole-log check throughput, session
- * open time, the HTTP round trip and PostgreSQL message throughput, on generated sessions of 1k…1M events, each beside a naive
- * baseline. Prints a markdown table and one PASS/FAIL line per target; figures, not assertions:
- * the exit code is 0 when a target misses and 1 only when a correctness guard fails.
- * `npm run bench -- --quick` stops at 100k events.
+ * open time, the HTTP round trip, PostgreSQL message throughput and the overlay in headless
+ * Chromium, on generated sessions of 1k…1M events, each beside a naive baseline or a floor; then
+ * the v2 scale figures through the real server (start-up, cold list, event pages,
+ * acknowledgements, SSE fan-out), each beside a floor measured in the same run. Prints markdown
+ * tables and one PASS/FAIL line per target; figures, not assertions: the exit code is 0 when a
+ * target misses and 1 only when a correctness guard fails. `npm run bench -- --quick` stops at
+ * 100k events and runs the reduced scale plan; `--only=scale` runs only the scale part.
  */
 import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
@@ -23,6 +26,8 @@ import { collect, fmt, medianTiming, sizeLabel, timed, type Timing } from './mea
 import { timeOpenSession } from './open-bench.ts'
 import { renderReport } from './report.ts'
 import { measureUi, renderUiReport, type UiFigures } from './ui-bench.ts'
+import { measureScale, scalePlan } from './scale-bench.ts'
+import { renderScale } from './scale-report.ts'
 
 const HEAP_MB = 8192
 const SIZES = [1_000, 10_000, 100_000, 1_000_000]
@@ -77,6 +82,7 @@ async function generateAll(sizes: number[], sessionsDir: string): Promise<Map<nu
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick')
+  const scaleOnly = process.argv.includes('--only=scale')
   const sizes = quick ? SIZES.slice(0, 3) : SIZES
   const checkSizes = quick ? CHECK_SIZES.slice(0, 2) : CHECK_SIZES
   const root = await mkdtemp(join(tmpdir(), 'schedule-web-bench-'))
@@ -93,8 +99,18 @@ async function main(): Promise<void> {
   log(`node ${process.version}, ${cpus().length} CPUs, heap limit ${(getHeapStatistics().heap_size_limit / 1e9).toFixed(1)} GB, load average ${loadAtStart}`)
   try {
     // Generated sessions, each asserted valid by `check` before anything is timed.
-    const generated = await generateAll(sizes, sessionsDir)
+    const generated = await generateAll(scaleOnly ? [sizes[0], sizes[sizes.length - 1]] : sizes, sessionsDir)
     const at = (size: number): GeneratedSession => generated.get(size) as GeneratedSession
+    const paged = (size: number) => ({ id: at(size).id, events: at(size).events, timeZone: SESSION_ZONE })
+    const scaleRun = () =>
+      measureScale(join(root, 'scale'), dataDir, paged(sizes[0]), paged(sizes[sizes.length - 1]), scalePlan(quick), SEED, (line) => log(`${line}; load ${loadAverage()}`))
+    if (scaleOnly) {
+      const scale = await scaleRun()
+      const seconds = (performance.now() - started) / 1000
+      console.log(`\n## Schedule Web bench (scale only) — node ${process.version}, ${cpus().length} CPUs, load average ${loadAtStart} at start / ${loadAverage()} at end, ${seconds.toFixed(0)} s`)
+      console.log(renderScale(scale))
+      return
+    }
     failures.push(...(await naiveCheckerDisagreements(at(sizes[0]).path)))
 
     // Whole-log check throughput.
@@ -158,6 +174,9 @@ async function main(): Promise<void> {
       failures.push(`overlay bench could not run: ${error instanceof Error ? error.message : String(error)}`)
     }
 
+    // Scale through the real server (SPEC 12.1 v2).
+    const scale = await scaleRun()
+
     const seconds = (performance.now() - started) / 1000
     console.log(
       renderReport({
@@ -177,6 +196,7 @@ async function main(): Promise<void> {
       }),
     )
     if (ui !== null) console.log(`\n${renderUiReport(ui)}`)
+    console.log(renderScale(scale))
   } finally {
     await rm(root, { recursive: true, force: true })
   }
