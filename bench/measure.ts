@@ -1,3 +1,5 @@
+import { loadavg } from 'node:os'
+
 /** One timed run: wall-clock and this process's CPU time (user + system, all threads). */
 export type Timing = { wallMs: number; cpuMs: number }
 
@@ -49,4 +51,11 @@ export function fmt(value: number | null | undefined, digits = 1): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—'
   if (Math.abs(value) >= 100) return value.toFixed(0)
   return value.toFixed(digits)
+}
+
+/** The machine's 1, 5 and 15 minute load averages, as printed in the report. */
+export function loadAverage(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
 }

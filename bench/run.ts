@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getHeapStatistics } from 'node:v8'
@@ -22,7 +22,7 @@ import { compareDecisions, loadDecisionSubject, measureDecisions, type DecisionS
 import { generateSession, type GeneratedSession } from './generate.ts'
 import { measureHttp } from './http-bench.ts'
 import { measurePostgres } from './postgres-bench.ts'
-import { collect, fmt, medianTiming, sizeLabel, timed, type Timing } from './measure.ts'
+import { collect, fmt, loadAverage, medianTiming, sizeLabel, timed, type Timing } from './measure.ts'
 import { timeOpenSession } from './open-bench.ts'
 import { renderReport } from './report.ts'
 import { measureUi, renderUiReport, type UiFigures } from './ui-bench.ts'
@@ -54,12 +54,6 @@ function respawnIfNeeded(): boolean {
 
 function log(line: string): void {
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`)
-}
-
-function loadAverage(): string {
-  return loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')
 }
 
 async function generateAll(sizes: number[], sessionsDir: string): Promise<Map<number, GeneratedSession>> {

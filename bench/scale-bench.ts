@@ -1,8 +1,7 @@
-import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { acksWhileTurn, measureAcks } from './ack-bench.ts'
 import { measureFanout } from './fanout-bench.ts'
-import { fmt, sizeLabel } from './measure.ts'
+import { fmt, loadAverage, sizeLabel } from './measure.ts'
 import { measurePages, type PagedSession } from './page-bench.ts'
 import type { ScaleResults } from './scale-report.ts'
 import { measureStartupAndList } from './startup-bench.ts'
@@ -26,12 +25,6 @@ export function scalePlan(quick: boolean): ScalePlan {
   return quick
     ? { sessions: 1000, startReps: 3, pageReps: 15, freshReps: 1, ackLevels: [1, 10, 100], ackRounds: 1, ackWindowMs: 1500, turnMessages: 50, fanoutLevels: [1, 100], fanoutPosts: 30 }
     : { sessions: 10_000, startReps: 5, pageReps: 25, freshReps: 3, ackLevels: [1, 10, 100], ackRounds: 2, ackWindowMs: 2000, turnMessages: 100, fanoutLevels: [1, 100, 500], fanoutPosts: 60 }
-}
-
-function loadAverage(): string {
-  return loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 
 /** Root of the repository (the CLI runs from here). */
-export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 const TICKS_PER_SECOND = 100
 
@@ -78,12 +78,12 @@ export function spawnReady(args: string[], ready: RegExp, options: { env?: NodeJ
       child.kill('SIGKILL')
       reject(new Error(`${args.join(' ')} did not get ready in time: ${out} ${err}`))
     }, options.timeoutMs ?? 60_000)
+    let seen = false
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      const before = out.length
       out += chunk
-      if (before > 0 && ready.exec(out.slice(0, before)) !== null) return
-      const line = ready.exec(out)
+      const line = seen ? null : ready.exec(out)
       if (line === null) return
+      seen = true
       clearTimeout(timer)
       resolve({ ...proc, line, readyMs: performance.now() - spawnedAt })
     })
