@@ -23,8 +23,8 @@ export type ScalePlan = {
 /** The full plan (SPEC 12.1 sizes) and the reduced one of `--quick`. */
 export function scalePlan(quick: boolean): ScalePlan {
   return quick
-    ? { sessions: 1000, startReps: 3, pageReps: 15, freshReps: 1, ackLevels: [1, 10, 100], ackRounds: 1, ackWindowMs: 1500, turnMessages: 50, fanoutLevels: [1, 100], fanoutPosts: 30 }
-    : { sessions: 10_000, startReps: 5, pageReps: 25, freshReps: 3, ackLevels: [1, 10, 100], ackRounds: 2, ackWindowMs: 2000, turnMessages: 100, fanoutLevels: [1, 100, 500], fanoutPosts: 60 }
+    ? { sessions: 1000, startReps: 3, pageReps: 15, freshReps: 1, ackLevels: [1, 10, 100], ackRounds: 1, ackWindowMs: 1500, turnMessages: 50, fanoutLevels: [1, 100], fanoutPosts: 50 }
+    : { sessions: 10_000, startReps: 5, pageReps: 25, freshReps: 3, ackLevels: [1, 10, 100], ackRounds: 2, ackWindowMs: 2000, turnMessages: 100, fanoutLevels: [1, 100, 500], fanoutPosts: 100 }
 }
 
 /**
