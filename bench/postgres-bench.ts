@@ -27,6 +27,9 @@ export type PostgresFigures = {
   ratio: number
   /** Sessions `check --database-url` passed after the run (of `sessions`). */
   checked: number
+  /** Failover (SPEC 14.3): the lease length and, per kill -9 of the owner mid-turn, the time until another replica closed the turn (ms). */
+  leaseMs: number
+  failovers: number[]
 }
 
 /** A typical `inbox/enqueued` event, the row the floor inserts (the same size as the server's). */
@@ -92,10 +95,10 @@ async function settle(url: string): Promise<void> {
   }
 }
 
-function startServer(databaseUrl: string, modelDelayMs: number): Promise<{ child: ChildProcess; url: string }> {
+function startServer(databaseUrl: string, modelDelayMs: number, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/server/cli.ts', 'serve', '--port', '0', '--no-build', '--database-url', databaseUrl, '--model-delay-ms', String(modelDelayMs)],
+    ['--import', 'tsx', 'src/server/cli.ts', 'serve', '--port', '0', '--no-build', '--database-url', databaseUrl, '--model-delay-ms', String(modelDelayMs), ...extra],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHEDULE_WEB_TOKEN: '', PORT: '', DATABASE_URL: '' } },
   )
   let err = ''
@@ -152,7 +155,7 @@ async function serverLoad(agent: Agent, base: string, ids: readonly string[], ms
  */
 export async function measurePostgres(
   dataDir: string,
-  options: { sessions: number; seconds: number; rounds: number; modelDelayMs: number; log: (line: string) => void },
+  options: { sessions: number; seconds: number; rounds: number; modelDelayMs: number; leaseMs: number; failovers: number; log: (line: string) => void },
 ): Promise<PostgresFigures> {
   const db = await EmbeddedDatabase.start({ dataDir, port: 0 })
   const agent = new Agent({ keepAlive: true, maxSockets: options.sessions })
@@ -197,7 +200,14 @@ export async function measurePostgres(
     } finally {
       await store.close()
     }
+    const failovers: number[] = []
+    for (let round = 0; round < options.failovers; round++) {
+      failovers.push(await failover(db.url, options.leaseMs, `bench-failover-${round}`, agent))
+      options.log(`postgres failover ${round + 1}: ${failovers[round]?.toFixed(0)} ms after kill -9 (lease ${options.leaseMs} ms)`)
+    }
     return {
+      leaseMs: options.leaseMs,
+      failovers,
       sessions: options.sessions,
       seconds: options.seconds,
       rounds: options.rounds,
@@ -214,5 +224,47 @@ export async function measurePostgres(
     agent.destroy()
     server?.kill('SIGKILL')
     await db.stop()
+  }
+}
+
+/**
+ * One failover (SPEC 14.3): two replicas on the database; the owner of a session is killed (-9)
+ * while a turn runs; the time from the kill until the other replica has closed that turn as
+ * interrupted (the event's time, on the survivor's clock, which is this machine's).
+ */
+async function failover(databaseUrl: string, leaseMs: number, id: string, agent: Agent): Promise<number> {
+  const lease = ['--lease-ms', String(leaseMs)]
+  const owner = await startServer(databaseUrl, 600_000, [...lease, '--replica-id', 'owner'])
+  const survivor = await startServer(databaseUrl, 0, [...lease, '--replica-id', 'survivor'])
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    if ((await post(agent, `${owner.url}/api/sessions`, JSON.stringify({ sessionId: id, timeZone: 'UTC' }))) !== 201) throw new Error('failover: create failed')
+    if ((await post(agent, `${owner.url}/api/sessions/${id}/messages`, JSON.stringify({ text: 'a long turn', clientTimeZone: 'UTC' }))) !== 202) {
+      throw new Error('failover: message refused')
+    }
+    const turnEnd = async (): Promise<number | null> => {
+      const rows = await client.query<{ event_json: string }>(`SELECT event_json FROM schedule_web.events WHERE session_id = $1 AND type = 'turn/end' ORDER BY seq LIMIT 1`, [id])
+      return rows.rows.length === 0 ? null : (JSON.parse(rows.rows[0].event_json) as { time: number }).time
+    }
+    for (;;) {
+      const rows = await client.query(`SELECT 1 FROM schedule_web.events WHERE session_id = $1 AND type = 'request/header'`, [id])
+      if (rows.rows.length > 0) break
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    const killedAt = Date.now()
+    owner.child.kill('SIGKILL')
+    const deadline = killedAt + leaseMs * 10 + 30_000
+    for (;;) {
+      const at = await turnEnd()
+      if (at !== null) return at - killedAt
+      if (Date.now() > deadline) throw new Error('failover: no replica took the session over')
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  } finally {
+    await client.end()
+    owner.child.kill('SIGKILL')
+    survivor.child.kill('SIGTERM')
+    await new Promise((resolve) => survivor.child.once('exit', resolve))
   }
 }

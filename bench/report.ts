@@ -94,6 +94,13 @@ export function renderReport(r: BenchResults): string {
   out.push(
     `${p.ratio >= 0.5 ? 'PASS' : 'FAIL'} PostgreSQL throughput: acks/s / bare INSERT;COMMIT commits/s at ${p.sessions} sessions = ${fmt(p.ratio, 2)} (target ≥ 0.5)`,
   )
+  const worstFailover = Math.max(...p.failovers)
+  const failoverRatio = worstFailover / p.leaseMs
+  const failoverTarget = (p.leaseMs + 1000) / p.leaseMs
+  out.push(
+    `${failoverRatio <= failoverTarget ? 'PASS' : 'FAIL'} PostgreSQL failover: slowest takeover after kill -9 / lease-ms = ${fmt(failoverRatio, 2)} ` +
+      `(${p.failovers.map((ms) => fmt(ms, 0)).join(', ')} ms at lease ${p.leaseMs} ms; target ≤ ${fmt(failoverTarget, 2)}, i.e. lease-ms + 1 s)`,
+  )
   out.push(
     `${r.failures.length === 0 ? 'PASS' : 'FAIL'} correctness: ${r.compared} decisions naive = indexed = logged reading; ` +
       'generated sessions pass check and open without appending; naive checker agrees with the project on tampered logs',

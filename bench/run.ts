@@ -155,7 +155,7 @@ async function main(): Promise<void> {
 
     // PostgreSQL store: acknowledged messages at 100 sessions vs bare INSERT; COMMIT loops.
     const pgDir = await mkdtemp(join(tmpdir(), 'schedule-web-bench-pg-'))
-    const postgres = await measurePostgres(pgDir, { sessions: 100, seconds: 3, rounds: 3, modelDelayMs: 1000, log }).finally(() =>
+    const postgres = await measurePostgres(pgDir, { sessions: 100, seconds: 3, rounds: 3, modelDelayMs: 1000, leaseMs: 2000, failovers: 3, log }).finally(() =>
       rm(pgDir, { recursive: true, force: true }),
     )
     if (postgres.checked !== postgres.sessions) failures.push(`postgres: only ${postgres.checked} of ${postgres.sessions} sessions pass check after the run`)

@@ -37,6 +37,11 @@ export type AppDeps = {
   heartbeatMs?: number
 }
 
+/** The strict bodies, built once (zod compiles a schema when it is made, not per request). */
+const CREATE_SESSION = createSessionBody.strict()
+const RENAME_SESSION = renameSessionBody.strict()
+const SEND_MESSAGE = sendMessageBody.strict()
+
 const DEFAULT_SESSION_PAGE = 50
 const MAX_SESSION_PAGE = 500
 const DEFAULT_EVENT_PAGE = 500
@@ -122,7 +127,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/api/health', (c) => c.json({ ok: true }))
 
   app.post('/api/sessions', async (c) => {
-    const parsed = createSessionBody.strict().safeParse(await readJson(c))
+    const parsed = CREATE_SESSION.safeParse(await readJson(c))
     if (!parsed.success) {
       throw new ApiError('bad-request', firstIssue(parsed.error))
     }
@@ -145,7 +150,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.patch('/api/sessions/:id', async (c) => {
     const id = sessionIdParam(c)
-    const parsed = renameSessionBody.strict().safeParse(await readJson(c))
+    const parsed = RENAME_SESSION.safeParse(await readJson(c))
     if (!parsed.success) throw new ApiError('bad-request', firstIssue(parsed.error))
     await host.rename(id, parsed.data.title)
     return c.json({ session: summarize(await host.describe(id)) })
@@ -209,7 +214,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.post('/api/sessions/:id/messages', async (c) => {
     const id = sessionIdParam(c)
-    const parsed = sendMessageBody.strict().safeParse(await readJson(c))
+    const parsed = SEND_MESSAGE.safeParse(await readJson(c))
     if (!parsed.success) throw new ApiError('bad-request', firstIssue(parsed.error))
     const clientTimeZone = zoneOrThrow(parsed.data.clientTimeZone, 'clientTimeZone')
     if (parsed.data.text.trim() === '/compact') {

@@ -129,6 +129,8 @@ export type ReplicaAnswer = { ok: true; value: unknown } | { ok: false; error: {
 export interface Replication {
   /** This replica's name in leases. */
   readonly owner: string
+  /** How long a lease lasts unless renewed. */
+  readonly leaseMs: number
   /** Takes (or keeps) a session's lease; false while another live replica holds it. */
   claim(id: string): Promise<boolean>
   /** True while this replica holds the session's lease. */

@@ -211,14 +211,13 @@ export class JsonlSessionWriter implements SessionWriter {
   }
 
   private async checkIdentity(): Promise<FileIdentity> {
-    const open = await this.handle.stat()
-    let atPath
-    try {
-      atPath = await this.files.lstat(this.path)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`session file ${this.path} was deleted`)
-      throw error
-    }
+    const [open, atPath] = await Promise.all([
+      this.handle.stat(),
+      this.files.lstat(this.path).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`session file ${this.path} was deleted`)
+        throw error
+      }),
+    ])
     if (atPath.dev !== open.dev || atPath.ino !== open.ino) throw new Error(`session file ${this.path} was replaced`)
     if (open.nlink === 0) throw new Error(`session file ${this.path} was deleted`)
     return identityOf(open)

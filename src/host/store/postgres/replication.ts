@@ -48,6 +48,7 @@ const RENEW = `UPDATE ${SCHEMA}.leases AS l SET expires_at = ${NOW_MS} + $3
  */
 export class PostgresReplication implements Replication {
   readonly owner: string
+  readonly leaseMs: number
   private readonly held = new Map<string, Held>()
   private readonly lostListeners: ((id: string) => void)[] = []
   private readonly appendedListeners: ((id: string, eventCount: number, openTurn: boolean) => void)[] = []
@@ -67,6 +68,7 @@ export class PostgresReplication implements Replication {
     private readonly options: ReplicationOptions,
   ) {
     this.owner = options.owner
+    this.leaseMs = options.leaseMs
   }
 
   /** Starts listening and the renewal and backstop timers. */
