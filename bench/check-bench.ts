@@ -33,6 +33,20 @@ export async function readAndParse(path: string): Promise<number> {
   return lines
 }
 
+/** The floor of opening (SPEC 12.1): read the file and `JSON.parse` every line, keeping the objects. */
+export async function readAndParseKeeping(path: string): Promise<unknown[]> {
+  const buf = await readFile(path)
+  const kept: unknown[] = []
+  let pos = 0
+  while (pos < buf.length) {
+    let nl = buf.indexOf(0x0a, pos)
+    if (nl === -1) nl = buf.length
+    kept.push(JSON.parse(buf.toString('utf8', pos, nl)))
+    pos = nl + 1
+  }
+  return kept
+}
+
 async function ok(label: string, run: () => Promise<{ ok: boolean }>): Promise<Timing> {
   const { value, timing } = await timed(run)
   if (!value.ok) throw new Error(`${label} rejects a generated session: ${JSON.stringify(value)}`)

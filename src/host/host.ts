@@ -87,7 +87,7 @@ function notFound(id: string): HostError {
 /** Events at the end of a log that a command run again looks through for a message it already accepted. */
 const RECENT_EVENTS = 2000
 
-/** With replicas, how often at most a replica looks for sessions whose owner died with work left (a quarter of the lease when shorter). */
+/** With replicas, how often at most a replica looks for sessions whose owner died with work left (an eighth of the lease when shorter). */
 const ORPHAN_SCAN_MS = 1000
 
 function recentlyEnqueued(session: Session, messageId: string): boolean {
@@ -259,7 +259,7 @@ export class Host {
         })
         .catch(() => undefined)
         .finally(() => this.armOrphanScan())
-    }, Math.min(ORPHAN_SCAN_MS, Math.max(100, Math.floor(replication.leaseMs / 4))))
+    }, Math.min(ORPHAN_SCAN_MS, Math.max(100, Math.floor(replication.leaseMs / 8))))
   }
 
   private async resume(id: string): Promise<void> {

@@ -120,12 +120,12 @@ export async function scanSessionFile(
   let carry: Buffer | null = null
   const trust = options.trust
   const hash = options.hash || trust ? createHash('sha256') : null
-  const take = (line: Buffer): void => {
+  const take = (text: string): void => {
     if (header !== undefined && trust !== undefined && eventCount < trust.events) {
       // a validated prefix whose bytes hash as before (checked once the scan passes its end): parse only
       let value: unknown
       try {
-        value = JSON.parse(line.toString('utf8'))
+        value = JSON.parse(text)
       } catch {
         throw new PrefixChanged(path)
       }
@@ -133,7 +133,7 @@ export async function scanSessionFile(
       eventCount++
       return
     }
-    const parsed = parseLine(line.toString('utf8'))
+    const parsed = parseLine(text)
     if (header === undefined) {
       if (!parsed.ok) throw corruptFile(path, -1, 'header line is not valid JSON')
       const problem = headerProblem(parsed.value)
@@ -167,8 +167,8 @@ export async function scanSessionFile(
     for (;;) {
       const nl = chunk.indexOf(0x0a, start)
       if (nl === -1 || nl >= bytesRead) break
-      const piece = chunk.subarray(start, nl)
-      take(carry === null ? piece : Buffer.concat([carry, piece]))
+      // decoded straight from the chunk (no Buffer per line); a line split across chunks is joined first
+      take(carry === null ? chunk.toString('utf8', start, nl) : Buffer.concat([carry, chunk.subarray(start, nl)]).toString('utf8'))
       carry = null
       start = nl + 1
     }
@@ -180,9 +180,10 @@ export async function scanSessionFile(
   let tornBytes = 0
   let missingFinalNewline = false
   if (carry !== null) {
-    const parsed = parseLine(carry.toString('utf8'))
+    const last = carry.toString('utf8')
+    const parsed = parseLine(last)
     if (parsed.ok) {
-      take(carry)
+      take(last)
       missingFinalNewline = true
     } else if (header === undefined) {
       throw corruptFile(path, -1, 'header line is incomplete')

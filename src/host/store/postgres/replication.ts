@@ -16,6 +16,10 @@ const ANSWERS_CHANNEL = 'schedule_web_answers'
 /** How long a forwarded command may wait for an owner's answer before the request answers 503. */
 const COMMAND_TIMEOUT_MS = 30_000
 
+/** Answered commands are kept this long (longer than any wait for them), then deleted, at most once a minute. */
+const ANSWER_KEPT_MS = 10 * 60_000
+const PRUNE_EVERY_MS = 60_000
+
 /** How to run the replication of one store. */
 export type ReplicationOptions = {
   /** This replica's name; a random suffix makes every process its own lease owner. */
@@ -61,6 +65,7 @@ export class PostgresReplication implements Replication {
   private timers: NodeJS.Timeout[] = []
   private stopped = false
   private listening = false
+  private lastPrune = 0
 
   constructor(
     private readonly pool: pg.Pool,
@@ -208,6 +213,10 @@ export class PostgresReplication implements Replication {
   private async poll(): Promise<void> {
     if (this.stopped) return
     try {
+      if (performance.now() - this.lastPrune > PRUNE_EVERY_MS) {
+        this.lastPrune = performance.now()
+        await this.pool.query(`DELETE FROM ${SCHEMA}.commands WHERE result IS NOT NULL AND created_at < ${NOW_MS} - $1`, [ANSWER_KEPT_MS])
+      }
       const watched = [...this.watched].filter((id) => !this.held.has(id))
       if (watched.length > 0) {
         const rows = (
