@@ -1,11 +1,11 @@
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { storageUnavailable, type StoreError } from '../store-error.ts'
 import type { SessionWriter, StoredSummary } from '../store.ts'
+import { Durability } from '../durability.ts'
 import type { Hash } from 'node:crypto'
 import { identityOf, type FileIdentity, type StoredCheckpoint } from './catalog.ts'
 import type { FileHandleLike, FileLayer } from './file-layer.ts'
 
-type Waiter = { target: number; resolve: () => void; reject: (error: StoreError) => void }
 
 /** Where an open session file stands when its writer starts. */
 export type WriterStart = {
@@ -36,18 +36,14 @@ export class JsonlSessionWriter implements SessionWriter {
   private readonly handle: FileHandleLike
   private readonly dev: number
   private readonly ino: number
-  private durable: number
   private durableBytes: number
   private needsNewline: boolean
   private accepted: number
   private queue: string[] = []
   private queuedEvents = 0
   private cycling: Promise<void> | null = null
-  private readonly waiters: Waiter[] = []
-  private readonly durableListeners: ((count: number) => void)[] = []
-  private readonly failureListeners: ((error: StoreError) => void)[] = []
   private summary: { summary: StoredSummary; count: number } | null = null
-  private failed: StoreError | null = null
+  private readonly durability: Durability
   private closed = false
   private released = false
 
@@ -62,7 +58,7 @@ export class JsonlSessionWriter implements SessionWriter {
     this.handle = start.handle
     this.dev = start.dev
     this.ino = start.ino
-    this.durable = start.durableCount
+    this.durability = new Durability(start.durableCount)
     this.durableBytes = start.durableBytes
     this.needsNewline = start.needsNewline
     this.accepted = start.durableCount
@@ -75,19 +71,19 @@ export class JsonlSessionWriter implements SessionWriter {
 
   private checkpoint(ino: number): StoredCheckpoint | undefined {
     if (this.trustKey === undefined) return undefined
-    return { bytes: this.durableBytes, events: this.durable, sha256: this.hash.copy().digest('hex'), ino, key: this.trustKey }
+    return { bytes: this.durableBytes, events: this.durability.count, sha256: this.hash.copy().digest('hex'), ino, key: this.trustKey }
   }
 
   get durableCount(): number {
-    return this.durable
+    return this.durability.count
   }
 
   get failure(): StoreError | null {
-    return this.failed
+    return this.durability.failure
   }
 
   append(events: readonly SessionEvent[], summary?: StoredSummary): void {
-    if (this.failed) throw this.failed
+    if (this.durability.failure) throw this.durability.failure
     if (this.closed) throw storageUnavailable(this.header.id, new Error('the session is closed'))
     if (summary !== undefined) this.summary = { summary, count: this.accepted + events.length }
     if (events.length === 0) {
@@ -103,18 +99,15 @@ export class JsonlSessionWriter implements SessionWriter {
   }
 
   barrier(): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed)
-    const target = this.accepted
-    if (this.durable >= target) return Promise.resolve()
-    return new Promise((resolve, reject) => this.waiters.push({ target, resolve, reject }))
+    return this.durability.barrier(this.accepted)
   }
 
   onDurable(listener: (durableCount: number) => void): void {
-    this.durableListeners.push(listener)
+    this.durability.onDurable(listener)
   }
 
   onFailure(listener: (error: StoreError) => void): void {
-    this.failureListeners.push(listener)
+    this.durability.onFailure(listener)
   }
 
   async repair(): Promise<void> {
@@ -152,16 +145,16 @@ export class JsonlSessionWriter implements SessionWriter {
   }
 
   private kick(): void {
-    if (this.cycling !== null || this.failed) return
+    if (this.cycling !== null || this.durability.failure) return
     this.cycling = this.cycle().finally(() => {
       this.cycling = null
-      if (this.queue.length > 0 && !this.failed) this.kick()
+      if (this.queue.length > 0 && !this.durability.failure) this.kick()
     })
   }
 
   private async cycle(): Promise<void> {
     let file: FileIdentity
-    while (this.queue.length > 0 && !this.failed) {
+    while (this.queue.length > 0 && !this.durability.failure) {
       const text = (this.needsNewline ? '\n' : '') + this.queue.join('')
       const count = this.queuedEvents
       this.queue = []
@@ -178,16 +171,8 @@ export class JsonlSessionWriter implements SessionWriter {
         this.fail(error)
         return
       }
-      this.durable += count
-      if (this.summary !== null && this.summary.count === this.durable) this.publish(this.summary.summary, file, this.checkpoint(file.ino))
-      for (const listener of this.durableListeners) listener(this.durable)
-      for (let i = this.waiters.length - 1; i >= 0; i--) {
-        const waiter = this.waiters[i]
-        if (waiter.target <= this.durable) {
-          this.waiters.splice(i, 1)
-          waiter.resolve()
-        }
-      }
+      this.durability.advance(count)
+      if (this.summary !== null && this.summary.count === this.durability.count) this.publish(this.summary.summary, file, this.checkpoint(file.ino))
     }
   }
 
@@ -201,7 +186,7 @@ export class JsonlSessionWriter implements SessionWriter {
 
   private async publishSummary(): Promise<void> {
     const pending = this.summary
-    if (pending === null || pending.count !== this.durable) return
+    if (pending === null || pending.count !== this.durability.count) return
     try {
       const file = identityOf(await this.handle.stat())
       this.publish(pending.summary, file, this.checkpoint(file.ino))
@@ -224,10 +209,6 @@ export class JsonlSessionWriter implements SessionWriter {
   }
 
   private fail(error: unknown): void {
-    if (this.failed) return
-    this.failed = storageUnavailable(this.header.id, error)
-    const waiters = this.waiters.splice(0)
-    for (const waiter of waiters) waiter.reject(this.failed)
-    for (const listener of this.failureListeners) listener(this.failed)
+    if (!this.durability.failure) this.durability.fail(storageUnavailable(this.header.id, error))
   }
 }

@@ -2,10 +2,10 @@ import type pg from 'pg'
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { StoreError, storageUnavailable } from '../store-error.ts'
 import type { SessionWriter, StoredSummary } from '../store.ts'
+import { Durability } from '../durability.ts'
 import type { CommitFailure, GroupCommitter, LeaseFence } from './group-commit.ts'
 import { unavailable } from './pg-failure.ts'
 
-type Waiter = { target: number; resolve: () => void; reject: (error: StoreError) => void }
 
 /** Most events one batch gathers from several appends (a longer queue goes in several transactions, in order; one append is never split). */
 const MAX_BATCH_EVENTS = 10_000
@@ -18,17 +18,13 @@ const MAX_BATCH_EVENTS = 10_000
  * `repair()` waits until that backend is gone, so a reopen reads the settled log.
  */
 export class PostgresSessionWriter implements SessionWriter {
-  private durable: number
   private accepted: number
   /** Queued appends, each kept whole: the events of one `append` always commit in one transaction. */
   private queue: (readonly SessionEvent[])[] = []
   /** The latest summary appended, with the event count it describes, until it is committed. */
   private summary: { summary: StoredSummary; count: number } | null = null
   private cycling: Promise<void> | null = null
-  private readonly waiters: Waiter[] = []
-  private readonly durableListeners: ((count: number) => void)[] = []
-  private readonly failureListeners: ((error: StoreError) => void)[] = []
-  private failed: StoreError | null = null
+  private readonly durability: Durability
   private closed = false
   /** The backend that ran a batch whose outcome is unknown, until repair saw it end. */
   private unsettled: number | null = null
@@ -41,20 +37,20 @@ export class PostgresSessionWriter implements SessionWriter {
     /** The lease its appends are fenced by (replicas), read at each commit; 'lost' once this replica no longer holds it. */
     private readonly lease: () => LeaseFence | 'lost' = () => null,
   ) {
-    this.durable = durableCount
+    this.durability = new Durability(durableCount)
     this.accepted = durableCount
   }
 
   get durableCount(): number {
-    return this.durable
+    return this.durability.count
   }
 
   get failure(): StoreError | null {
-    return this.failed
+    return this.durability.failure
   }
 
   append(events: readonly SessionEvent[], summary?: StoredSummary): void {
-    if (this.failed) throw this.failed
+    if (this.durability.failure) throw this.durability.failure
     if (this.closed) throw storageUnavailable(this.header.id, new Error('the session is closed'))
     for (const [i, event] of events.entries()) {
       if (event.seq !== this.accepted + i) {
@@ -68,18 +64,15 @@ export class PostgresSessionWriter implements SessionWriter {
   }
 
   barrier(): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed)
-    const target = this.accepted
-    if (this.durable >= target) return Promise.resolve()
-    return new Promise((resolve, reject) => this.waiters.push({ target, resolve, reject }))
+    return this.durability.barrier(this.accepted)
   }
 
   onDurable(listener: (durableCount: number) => void): void {
-    this.durableListeners.push(listener)
+    this.durability.onDurable(listener)
   }
 
   onFailure(listener: (error: StoreError) => void): void {
-    this.failureListeners.push(listener)
+    this.durability.onFailure(listener)
   }
 
   async repair(): Promise<void> {
@@ -107,21 +100,21 @@ export class PostgresSessionWriter implements SessionWriter {
   }
 
   private kick(): void {
-    if (this.cycling !== null || this.failed) return
+    if (this.cycling !== null || this.durability.failure) return
     this.cycling = this.cycle().finally(() => {
       this.cycling = null
-      if ((this.queue.length > 0 || this.summary !== null) && !this.failed) this.kick()
+      if ((this.queue.length > 0 || this.summary !== null) && !this.durability.failure) this.kick()
     })
   }
 
   private async cycle(): Promise<void> {
-    while ((this.queue.length > 0 || this.summary !== null) && !this.failed) {
+    while ((this.queue.length > 0 || this.summary !== null) && !this.durability.failure) {
       let taken = 0
       let size = 0
       while (taken < this.queue.length && (taken === 0 || size + this.queue[taken].length <= MAX_BATCH_EVENTS)) size += this.queue[taken++].length
       const batch = this.queue.slice(0, taken).flat()
       this.queue = this.queue.slice(taken)
-      const end = this.durable + batch.length
+      const end = this.durability.count + batch.length
       const pending = this.summary
       const summary = pending !== null && pending.count === end ? pending.summary : null
       if (batch.length === 0 && summary === null) {
@@ -134,7 +127,7 @@ export class PostgresSessionWriter implements SessionWriter {
         return
       }
       try {
-        await this.committer.commit(this.header.id, this.durable, batch, summary, lease)
+        await this.committer.commit(this.header.id, this.durability.count, batch, summary, lease)
       } catch (error) {
         const failure = error as CommitFailure
         this.unsettled = failure.unsettledPid
@@ -143,23 +136,11 @@ export class PostgresSessionWriter implements SessionWriter {
       }
       if (summary !== null && this.summary === pending) this.summary = null
       if (batch.length === 0) continue
-      this.durable += batch.length
-      for (const listener of this.durableListeners) listener(this.durable)
-      for (let i = this.waiters.length - 1; i >= 0; i--) {
-        const waiter = this.waiters[i]
-        if (waiter.target <= this.durable) {
-          this.waiters.splice(i, 1)
-          waiter.resolve()
-        }
-      }
+      this.durability.advance(batch.length)
     }
   }
 
   private fail(error: unknown): void {
-    if (this.failed) return
-    this.failed = unavailable(`session ${this.header.id}`, error)
-    const waiters = this.waiters.splice(0)
-    for (const waiter of waiters) waiter.reject(this.failed)
-    for (const listener of this.failureListeners) listener(this.failed)
+    if (!this.durability.failure) this.durability.fail(unavailable(`session ${this.header.id}`, error))
   }
 }

@@ -1,0 +1,65 @@
+import type { StoreError } from './store-error.ts'
+
+type Waiter = { target: number; resolve: () => void; reject: (error: StoreError) => void }
+
+/**
+ * The durable end of one session's writer, and who waits on it: barriers, listeners of newly
+ * durable events and of the failure that stops the writer. Every store's writer keeps one.
+ */
+export class Durability {
+  private durable: number
+  private failed: StoreError | null = null
+  private readonly waiters: Waiter[] = []
+  private readonly durableListeners: ((count: number) => void)[] = []
+  private readonly failureListeners: ((error: StoreError) => void)[] = []
+
+  constructor(durableCount: number) {
+    this.durable = durableCount
+  }
+
+  /** Events known durable. */
+  get count(): number {
+    return this.durable
+  }
+
+  /** The failure that stopped the writer, or null. */
+  get failure(): StoreError | null {
+    return this.failed
+  }
+
+  /** Resolves once `accepted` events are durable; rejects with the failure when the writer stops first. */
+  barrier(accepted: number): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed)
+    if (this.durable >= accepted) return Promise.resolve()
+    return new Promise((resolve, reject) => this.waiters.push({ target: accepted, resolve, reject }))
+  }
+
+  onDurable(listener: (durableCount: number) => void): void {
+    this.durableListeners.push(listener)
+  }
+
+  onFailure(listener: (error: StoreError) => void): void {
+    this.failureListeners.push(listener)
+  }
+
+  /** `count` more events are durable: listeners hear of it, the barriers they cover resolve. */
+  advance(count: number): void {
+    this.durable += count
+    for (const listener of this.durableListeners) listener(this.durable)
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const waiter = this.waiters[i]
+      if (waiter.target <= this.durable) {
+        this.waiters.splice(i, 1)
+        waiter.resolve()
+      }
+    }
+  }
+
+  /** Stops the writer once: every waiting barrier rejects, failure listeners hear of it. */
+  fail(error: StoreError): void {
+    if (this.failed) return
+    this.failed = error
+    for (const waiter of this.waiters.splice(0)) waiter.reject(error)
+    for (const listener of this.failureListeners) listener(error)
+  }
+}
