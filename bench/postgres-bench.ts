@@ -5,7 +5,7 @@ import pg from 'pg'
 import { PostgresStore } from '../src/host/index.ts'
 import { runStoreCheck } from '../src/server/check.ts'
 import { checkFolds } from '../src/server/compose.ts'
-import { EmbeddedDatabase } from '../src/server/embedded-database.ts'
+import { APP_ROLE, EmbeddedDatabase } from '../src/server/embedded-database.ts'
 import { median, percentile } from './measure.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -200,9 +200,15 @@ export async function measurePostgres(
     } finally {
       await store.close()
     }
+    // The throughput phase leaves sessions with queued turns behind; a survivor on that database
+    // would adopt them as orphans while the timed session waits. Failover gets a database of its own.
+    const admin = new pg.Client({ connectionString: db.adminUrl })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE bench_failover OWNER ${APP_ROLE}`)
+    await admin.end()
     const failovers: number[] = []
     for (let round = 0; round < options.failovers; round++) {
-      failovers.push(await failover(db.url, options.leaseMs, `bench-failover-${round}`, agent))
+      failovers.push(await failover(db.urlFor('bench_failover'), options.leaseMs, `bench-failover-${round}`, agent))
       options.log(`postgres failover ${round + 1}: ${failovers[round]?.toFixed(0)} ms after kill -9 (lease ${options.leaseMs} ms)`)
     }
     return {
