@@ -2,8 +2,8 @@ import type { SessionFold } from '../host/index.ts'
 import type { ReadingFields, SessionEvent, SessionHeader } from '../protocol/index.ts'
 import {
   decodeSingleTextContent,
-  decodeTimeContextReading,
   formatZonedTimestamp,
+  isReadingOf,
   isTimeContextSource,
   nextTurnZones,
   parseDuration,
@@ -141,7 +141,7 @@ export function validateInvariant(state: InvariantState, event: SessionEvent, he
     reject(wrongPositionReason(fields.turn, fields.step, openTurn, openStep), event)
   }
   if (state.readingInStep) reject(duplicateReadingReason(openStep), event)
-  if (decodeTimeContextReading(event.data) === null) reject(REASONS.source, event)
+  if (!isReadingOf(event.data, text)) reject(REASONS.source, event)
   const session = header.timeZone ?? 'unavailable'
   const client = renderClientZones(turnClientZones(state.turnZones))
   if (fields.session !== session || renderClientZones(fields.client) !== client) reject(REASONS.zones, event)
@@ -151,7 +151,8 @@ export function validateInvariant(state: InvariantState, event: SessionEvent, he
   if (rendered === null || rendered.epochMs > event.time) reject(REASONS.timestamp, event)
   const baseline = openStep === 1 ? state.stepBaselineTime : state.turnReadingTime
   if (!elapsedMatches(fields, rendered.epochMs, event.time, baseline)) reject(REASONS.elapsed, event)
-  if (header.timeZone !== undefined && !formatsInZone(rendered.epochMs, header.timeZone, fields.timestamp)) {
+  // a timestamp that parses is its instant rendered in the zone it names: only another zone needs rendering
+  if (header.timeZone !== undefined && header.timeZone !== rendered.zone && !formatsInZone(rendered.epochMs, header.timeZone, fields.timestamp)) {
     reject(REASONS.sessionZone, event)
   }
 }

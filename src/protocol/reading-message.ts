@@ -68,15 +68,21 @@ export function decodeSingleTextContent(message: unknown): string | null {
  * real arrays, section text equal to the content text), or null (SPEC 5.5).
  */
 export function decodeTimeContextReading(message: unknown): { text: string } | null {
-  if (typeof message !== 'object' || message === null) return null
-  const m = message as Record<string, unknown>
-  if (m.role !== 'user') return null
   const text = decodeSingleTextContent(message)
-  if (text === null) return null
+  return text !== null && isReadingOf(message, text) ? { text } : null
+}
+
+/**
+ * The rest of `decodeTimeContextReading` for a message whose single text content is already
+ * decoded as `text`: role `user` and the exact reading source carrying that same text.
+ */
+export function isReadingOf(message: unknown, text: string): boolean {
+  if (typeof message !== 'object' || message === null) return false
+  const m = message as Record<string, unknown>
+  if (m.role !== 'user') return false
   const source = exactRecord(m.source, ['kind', 'plugin', 'form', 'sections'])
-  if (source === null) return null
-  if (source.kind !== 'plugin' || source.plugin !== TIME_CONTEXT_PLUGIN || source.form !== 'snapshot') return null
+  if (source === null) return false
+  if (source.kind !== 'plugin' || source.plugin !== TIME_CONTEXT_PLUGIN || source.form !== 'snapshot') return false
   const section = exactRecord(single(source.sections), ['name', 'text'])
-  if (section === null || section.name !== TIME_CONTEXT_PLUGIN || section.text !== text) return null
-  return { text }
+  return section !== null && section.name === TIME_CONTEXT_PLUGIN && section.text === text
 }

@@ -65,8 +65,10 @@ export function readReadingText(text: string): ReadingTextResult {
   if (client === null) return FORMAT
   const elapsed = l4[2]
   if (elapsed !== 'unavailable' && !isDurationText(elapsed)) return FORMAT
+  // Each anchored line is its own rendering (`.` and `\S` never match a line terminator); only a
+  // mixed client list has more than one spelling, so only it is compared with its rendering.
+  if (client.kind === 'mixed' && renderClientZones(client) !== l3[1]) return FORMAT
   const rest = { timestamp: l1[3], session, client, baseline: l4[1] as ReadingBaseline, elapsed }
-  if (renderLines(l1[1], l1[2], rest) !== text) return FORMAT
   const turn = positiveSafeInteger(l1[1])
   const step = positiveSafeInteger(l1[2])
   if (turn === null || step === null) return INTEGERS

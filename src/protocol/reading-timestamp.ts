@@ -42,16 +42,33 @@ export function formatZonedTimestamp(epochMs: number, zone: string): string {
   return text
 }
 
-/** The instant, zone and offset of a timestamp exactly as `formatZonedTimestamp` renders it, else null. */
+/**
+ * The instant, zone and offset of a timestamp exactly as `formatZonedTimestamp` renders it, else null.
+ * The same test without building the text: the zone's wall clock at the instant the text names
+ * must be the one written (then the offset the renderer derives is the one written too), and the
+ * offset must be spelled as the renderer spells it (minutes below 60, a zero offset as `+00:00`).
+ */
 export function parseZonedTimestamp(text: string): ZonedTimestamp | null {
   const match = TIMESTAMP.exec(text)
   if (match === null) return null
   const zone = match[13]
   if (canonicalTimeZone(zone) === null) return null
-  const [year, month, day] = match.slice(2, 5).map(Number)
-  const [hour, minute, second] = match.slice(6, 9).map(Number)
-  const offsetMinutes = (match[10] === '-' ? -1 : 1) * (Number(match[11]) * 60 + Number(match[12]))
+  const offsetHours = Number(match[11])
+  const offsetRest = Number(match[12])
+  const negative = match[10] === '-'
+  if (offsetRest >= 60 || (negative && offsetHours === 0 && offsetRest === 0)) return null
+  const offsetMinutes = (negative ? -1 : 1) * (offsetHours * 60 + offsetRest)
+  const year = Number(match[2])
+  const month = Number(match[3])
+  const day = Number(match[4])
+  const hour = Number(match[6])
+  const minute = Number(match[7])
+  const second = Number(match[8])
   const epochMs = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMinutes * 60_000
-  if (!Number.isFinite(epochMs) || formatZonedTimestamp(epochMs, zone) !== text) return null
+  if (!Number.isFinite(epochMs)) return null
+  const wall = wallClockAt(zone, epochMs)
+  if (wall.year !== year || wall.month !== month || wall.day !== day || wall.hour !== hour || wall.minute !== minute || wall.second !== second) {
+    return null
+  }
   return { epochMs, zone, offsetMinutes, date: match[1], time: match[5], offset: match[9] }
 }

@@ -30,11 +30,34 @@ function astronomicalYear(yearOfEra: number, era: string | undefined): number {
   return era === 'BC' ? 1 - yearOfEra : yearOfEra
 }
 
+function twoDigits(text: string, at: number): number {
+  const high = text.charCodeAt(at) - 48
+  const low = text.charCodeAt(at + 1) - 48
+  return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : -1
+}
+
+/** `MM/DD/YYYY AD, HH:mm:ss` read by position (the common shape, without a regular expression), else null. */
+function fixedWidth(text: string): WallClock | null {
+  if (text.length !== 23 || text.slice(10, 15) !== ' AD, ' || text[2] !== '/' || text[5] !== '/' || text[17] !== ':' || text[20] !== ':') return null
+  const month = twoDigits(text, 0)
+  const day = twoDigits(text, 3)
+  const century = twoDigits(text, 6)
+  const years = twoDigits(text, 8)
+  const hour = twoDigits(text, 15)
+  const minute = twoDigits(text, 18)
+  const second = twoDigits(text, 21)
+  if (month < 0 || day < 0 || century < 0 || years < 0 || hour < 0 || minute < 0 || second < 0) return null
+  return { year: century * 100 + years, month, day, hour, minute, second }
+}
+
 /** The wall clock of an instant (floored to the second) in a valid IANA zone; throws RangeError for an unknown zone. */
 export function wallClockAt(timeZone: string, epochMs: number): WallClock {
   const formatter = zoneFormatter(timeZone)
   const wholeSecond = Math.floor(epochMs / 1000) * 1000
-  const match = FORMATTED.exec(formatter.format(wholeSecond))
+  const text = formatter.format(wholeSecond)
+  const fixed = fixedWidth(text)
+  if (fixed !== null) return fixed
+  const match = FORMATTED.exec(text)
   if (match !== null) {
     return {
       year: astronomicalYear(Number(match[3]), match[4]),

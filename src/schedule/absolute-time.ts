@@ -189,8 +189,9 @@ export function toScheduledAt(ms: number): string {
 /** Epoch milliseconds of a canonical in-range `toISOString()` instant, or null. */
 export function parseCanonicalInstant(value: unknown): number | null {
   if (typeof value !== 'string') return null
-  const ms = parseRfc3339(value)
-  if (ms === null || !isInRange(ms) || toScheduledAt(ms) !== value) return null
+  // the built-in parser reads its own `toISOString()` form exactly; the round trip refuses everything else
+  const ms = Date.parse(value)
+  if (!isInRange(ms) || toScheduledAt(ms) !== value) return null
   return ms
 }
 

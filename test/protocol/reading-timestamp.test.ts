@@ -112,6 +112,8 @@ describe('parseZonedTimestamp', () => {
     ['no zone', '2026-07-15T09:01:01+08:00'],
     ['an offset that is not the zone offset', '2026-07-15T09:01:01+09:00[Asia/Shanghai]'],
     ['-00:00', '2026-07-15T01:01:01-00:00[UTC]'],
+    ['offset minutes past 59', '2026-07-15T09:01:01+07:60[Asia/Shanghai]'],
+    ['a rounded local-mean-time offset', '1900-01-01T08:05:43+08:06[Asia/Shanghai]'],
     ['an offset without a colon', '2026-07-15T09:01:01+0800[Asia/Shanghai]'],
     ['fractional seconds', '2026-07-15T09:01:01.000+08:00[Asia/Shanghai]'],
     ['no seconds', '2026-07-15T09:01+08:00[Asia/Shanghai]'],
@@ -128,5 +130,40 @@ describe('parseZonedTimestamp', () => {
     ['an empty string', ''],
   ])('rejects %s', (_name, text) => {
     expect(parseZonedTimestamp(text)).toBeNull()
+  })
+
+  it('accepts a text exactly when rendering the instant it names gives it back', () => {
+    const zones = ['UTC', 'Asia/Shanghai', 'America/New_York', 'Australia/Lord_Howe', 'Europe/Dublin', 'Pacific/Chatham', 'America/Sao_Paulo']
+    const variants = (text: string): string[] => {
+      const out = [text]
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i]
+        if (c >= '0' && c <= '9') for (const d of [String((Number(c) + 1) % 10), String((Number(c) + 9) % 10)]) out.push(text.slice(0, i) + d + text.slice(i + 1))
+        if (c === '+' || c === '-') out.push(text.slice(0, i) + (c === '+' ? '-' : '+') + text.slice(i + 1))
+      }
+      return out
+    }
+    let accepted = 0
+    let rejected = 0
+    for (const zone of zones) {
+      for (let epochMs = Date.UTC(1899, 11, 31, 12); epochMs < Date.UTC(2040, 0, 1); epochMs += 397 * 86_400_000 + 3_601_000) {
+        for (const text of variants(formatZonedTimestamp(epochMs, zone))) {
+          const parsed = parseZonedTimestamp(text)
+          if (parsed === null) rejected++
+          else {
+            accepted++
+            expect(formatZonedTimestamp(parsed.epochMs, zone)).toBe(text)
+          }
+          const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):(\d{2})\[/.exec(text)
+          if (m !== null) {
+            const offset = (m[7] === '-' ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9]))
+            const named = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) - offset * 60_000
+            expect(parsed === null).toBe(!Number.isFinite(named) || formatZonedTimestamp(named, zone) !== text)
+          }
+        }
+      }
+    }
+    expect(accepted).toBeGreaterThan(zones.length * 130)
+    expect(rejected).toBeGreaterThan(zones.length * 1000)
   })
 })
