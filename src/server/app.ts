@@ -1,6 +1,5 @@
 import { Hono, type Context } from 'hono'
 import type { ZodType } from 'zod'
-import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { canonicalTimeZone, utcOffsetMinutes } from '../protocol/index.ts'
 import {
@@ -13,7 +12,7 @@ import {
 } from '../protocol/index.ts'
 import { randomId, type Host } from '../host/index.ts'
 import { ApiError, errorResponse, scheduleApiError, toApiError } from './api-error.ts'
-import { jsonBodiesOnly, requireJsonBody } from './json-body.ts'
+import { bodyText, boundedBody, jsonBodiesOnly, requireJsonBody } from './json-body.ts'
 import { serveSse } from './sse.ts'
 import { pumpNotices, pumpSession, watchNotices } from './streams.ts'
 import { summarize } from './summary.ts'
@@ -66,7 +65,7 @@ function seqParam(c: Context, name: string, min: number): number | undefined {
 
 async function readJson(c: Context): Promise<unknown> {
   requireJsonBody(c)
-  const text = await c.req.text()
+  const text = await bodyText(c)
   try {
     return JSON.parse(text) as unknown
   } catch {
@@ -117,11 +116,7 @@ export function createApp(deps: AppDeps): Hono {
   app.use('/api/*', jsonBodiesOnly())
   app.use(
     '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        errorResponse(c, new ApiError('payload-too-large', `request body exceeds ${MAX_BODY_BYTES} bytes`)),
-    }),
+    boundedBody(MAX_BODY_BYTES, (c) => errorResponse(c, new ApiError('payload-too-large', `request body exceeds ${MAX_BODY_BYTES} bytes`))),
   )
 
   app.get('/api/health', (c) => c.json({ ok: true }))
