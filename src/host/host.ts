@@ -59,7 +59,13 @@ export type SessionDescription = {
 }
 
 /** A command a route runs on a session (built in: send, compact, rename, cancel; others registered by the server). */
-export type CommandHandler = (session: Session, args: unknown) => Promise<unknown>
+export type CommandHandler = (session: Session, args: unknown, context: CommandContext) => Promise<unknown>
+
+/** How a command came to run: `forwarded` when another replica sent it, so it may be running again after its first runner died. */
+export type CommandContext = { forwarded: boolean }
+
+const LOCAL: CommandContext = { forwarded: false }
+const FORWARDED: CommandContext = { forwarded: true }
 
 /** A page of session descriptions, newest first. */
 export type DescriptionPage = { sessions: SessionDescription[]; nextCursor: string | null }
@@ -732,10 +738,11 @@ export class Host {
   }
 
   private registerBuiltInCommands(): void {
-    this.registerCommand('send', async (session, args) => {
+    this.registerCommand('send', async (session, args, { forwarded }) => {
       const { input, rpcId, messageId } = args as { input: OutgoingMessage; rpcId: string; messageId: string }
-      // a command run again after its owner died may have been accepted already: the message enters once
-      if (!recentlyEnqueued(session, messageId)) {
+      // a forwarded command run again after its owner died may have been accepted already: the message
+      // enters once (one run here names a message id made for it just now, so it has nothing to look for)
+      if (!forwarded || !recentlyEnqueued(session, messageId)) {
         const message: UserMessage = {
           id: messageId,
           role: 'user',
@@ -765,7 +772,7 @@ export class Host {
     const handler = this.commands.get(name)
     if (handler === undefined) throw new Error(`unknown command ${name}`)
     try {
-      return await this.withSession(sessionId, (session) => handler(session, args))
+      return await this.withSession(sessionId, (session) => handler(session, args, LOCAL))
     } catch (error) {
       if (!(error instanceof HostError && error.code === 'session-elsewhere') || !this.replication) throw error
     }
@@ -782,7 +789,7 @@ export class Host {
     const handler = this.commands.get(name)
     if (handler === undefined) return { ok: false, error: { name: 'Error', message: `unknown command ${name}` } }
     try {
-      return { ok: true, value: await this.withSession(sessionId, (session) => handler(session, args)) }
+      return { ok: true, value: await this.withSession(sessionId, (session) => handler(session, args, FORWARDED)) }
     } catch (error) {
       const e = error as { name?: unknown; code?: unknown; details?: unknown }
       return {

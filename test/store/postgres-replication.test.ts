@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PostgresStore, SCHEMA, type Replication, type SessionWriter } from '../../src/host/index.ts'
+import { ScriptedModel } from '../../src/host/models/scripted.ts'
+import { composeHost } from '../../src/server/compose.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
+import { tempDir } from '../support/temp-dir.ts'
 import { event, header } from './fixtures.ts'
 
 const stores: PostgresStore[] = []
@@ -98,5 +101,32 @@ describe('PostgreSQL replication (SPEC 14.3)', () => {
     await db.admin(`UPDATE ${SCHEMA}.sessions SET open_turn = true WHERE id IN ('busy', 'held')`)
     expect(await a.replication.claim('held')).toBe(true)
     expect(await a.replication.orphans(10)).toEqual(['busy'])
+  })
+})
+
+describe('a forwarded send run again (SPEC 14.3)', () => {
+  it('enters its message once when the same command is taken twice, as after its first runner died unanswered', async () => {
+    const db = await freshDatabase()
+    const store = await PostgresStore.open({ url: db.url, replica: { owner: 'holder', leaseMs: 3000 } })
+    const host = await composeHost({ dataDir: await tempDir('sw-forwarded-'), model: new ScriptedModel(), store, log: () => undefined })
+    try {
+      await host.createSession({ id: 's', timeZone: 'UTC' })
+      const body = JSON.stringify({ name: 'send', args: { input: { text: 'hello', clientTimeZone: 'UTC' }, rpcId: 'rpc-again', messageId: 'msg-again' } })
+      await db.admin(`INSERT INTO ${SCHEMA}.commands (session_id, body, created_at) VALUES ('s', $1, 0), ('s', $1, 0)`, [body])
+      await db.admin(`SELECT pg_notify('schedule_web_commands', 's')`)
+      await vi.waitFor(async () => {
+        const { rows } = await db.admin(`SELECT result FROM ${SCHEMA}.commands WHERE session_id = 's' ORDER BY id`)
+        expect(rows.map((row: { result: string | null }) => row.result)).toEqual([
+          JSON.stringify({ ok: true, value: { rpcId: 'rpc-again', messageId: 'msg-again' } }),
+          JSON.stringify({ ok: true, value: { rpcId: 'rpc-again', messageId: 'msg-again' } }),
+        ])
+      }, { timeout: 10_000 })
+      const { rows } = await db.admin(`SELECT event_json FROM ${SCHEMA}.events WHERE session_id = 's' AND type = 'inbox/enqueued'`)
+      expect(rows.map((row: { event_json: string }) => (JSON.parse(row.event_json) as { data: { message: { id: string } } }).data.message.id)).toEqual(['msg-again'])
+      const sent = [await host.send('s', { text: 'one', clientTimeZone: 'UTC' }), await host.send('s', { text: 'two', clientTimeZone: 'UTC' })]
+      expect(new Set(sent.map((answer) => answer.messageId)).size).toBe(2)
+    } finally {
+      await host.close()
+    }
   })
 })
