@@ -63,3 +63,38 @@ export class Durability {
     for (const listener of this.failureListeners) listener(error)
   }
 }
+
+/**
+ * What every store's session writer shares: the events it accepted, its Durability, and the
+ * SessionWriter calls answered from them (the durable count, the failure, barriers, listeners).
+ */
+export abstract class DurableWriter {
+  protected readonly durability: Durability
+  /** Events accepted by `append`, durable or not. */
+  protected accepted: number
+
+  constructor(durableCount: number) {
+    this.durability = new Durability(durableCount)
+    this.accepted = durableCount
+  }
+
+  get durableCount(): number {
+    return this.durability.count
+  }
+
+  get failure(): StoreError | null {
+    return this.durability.failure
+  }
+
+  barrier(): Promise<void> {
+    return this.durability.barrier(this.accepted)
+  }
+
+  onDurable(listener: (durableCount: number) => void): void {
+    this.durability.onDurable(listener)
+  }
+
+  onFailure(listener: (error: StoreError) => void): void {
+    this.durability.onFailure(listener)
+  }
+}

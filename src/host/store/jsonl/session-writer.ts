@@ -1,7 +1,7 @@
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
-import { storageUnavailable, type StoreError } from '../store-error.ts'
+import { storageUnavailable } from '../store-error.ts'
 import type { SessionWriter, StoredSummary } from '../store.ts'
-import { Durability } from '../durability.ts'
+import { DurableWriter } from '../durability.ts'
 import type { Hash } from 'node:crypto'
 import { identityOf, type FileIdentity, type StoredCheckpoint } from './catalog.ts'
 import type { FileHandleLike, FileLayer } from './file-layer.ts'
@@ -30,7 +30,7 @@ export type WriterStart = {
  * at the path (a deleted or replaced file fails the writer), so nothing is acknowledged into a
  * detached inode.
  */
-export class JsonlSessionWriter implements SessionWriter {
+export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
   readonly header: SessionHeader
   private readonly path: string
   private readonly handle: FileHandleLike
@@ -38,12 +38,10 @@ export class JsonlSessionWriter implements SessionWriter {
   private readonly ino: number
   private durableBytes: number
   private needsNewline: boolean
-  private accepted: number
   private queue: string[] = []
   private queuedEvents = 0
   private cycling: Promise<void> | null = null
   private summary: { summary: StoredSummary; count: number } | null = null
-  private readonly durability: Durability
   private closed = false
   private released = false
 
@@ -53,15 +51,14 @@ export class JsonlSessionWriter implements SessionWriter {
     /** Receives the summary of the durable events and the identity of the bytes it describes. */
     private readonly publish: (summary: StoredSummary, file: FileIdentity, checkpoint?: StoredCheckpoint) => void = () => undefined,
   ) {
+    super(start.durableCount)
     this.header = start.header
     this.path = start.path
     this.handle = start.handle
     this.dev = start.dev
     this.ino = start.ino
-    this.durability = new Durability(start.durableCount)
     this.durableBytes = start.durableBytes
     this.needsNewline = start.needsNewline
-    this.accepted = start.durableCount
     this.hash = start.hash
     this.trustKey = start.trustKey
   }
@@ -72,14 +69,6 @@ export class JsonlSessionWriter implements SessionWriter {
   private checkpoint(ino: number): StoredCheckpoint | undefined {
     if (this.trustKey === undefined) return undefined
     return { bytes: this.durableBytes, events: this.durability.count, sha256: this.hash.copy().digest('hex'), ino, key: this.trustKey }
-  }
-
-  get durableCount(): number {
-    return this.durability.count
-  }
-
-  get failure(): StoreError | null {
-    return this.durability.failure
   }
 
   append(events: readonly SessionEvent[], summary?: StoredSummary): void {
@@ -96,18 +85,6 @@ export class JsonlSessionWriter implements SessionWriter {
     this.queuedEvents += events.length
     this.accepted += events.length
     this.kick()
-  }
-
-  barrier(): Promise<void> {
-    return this.durability.barrier(this.accepted)
-  }
-
-  onDurable(listener: (durableCount: number) => void): void {
-    this.durability.onDurable(listener)
-  }
-
-  onFailure(listener: (error: StoreError) => void): void {
-    this.durability.onFailure(listener)
   }
 
   async repair(): Promise<void> {

@@ -2,7 +2,7 @@ import type pg from 'pg'
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { StoreError, storageUnavailable } from '../store-error.ts'
 import type { SessionWriter, StoredSummary } from '../store.ts'
-import { Durability } from '../durability.ts'
+import { DurableWriter } from '../durability.ts'
 import type { CommitFailure, GroupCommitter, LeaseFence } from './group-commit.ts'
 import { unavailable } from './pg-failure.ts'
 
@@ -17,14 +17,12 @@ const MAX_BATCH_EVENTS = 10_000
  * batch whose connection was lost mid-statement may have committed: the writer fails, and
  * `repair()` waits until that backend is gone, so a reopen reads the settled log.
  */
-export class PostgresSessionWriter implements SessionWriter {
-  private accepted: number
+export class PostgresSessionWriter extends DurableWriter implements SessionWriter {
   /** Queued appends, each kept whole: the events of one `append` always commit in one transaction. */
   private queue: (readonly SessionEvent[])[] = []
   /** The latest summary appended, with the event count it describes, until it is committed. */
   private summary: { summary: StoredSummary; count: number } | null = null
   private cycling: Promise<void> | null = null
-  private readonly durability: Durability
   private closed = false
   /** The backend that ran a batch whose outcome is unknown, until repair saw it end. */
   private unsettled: number | null = null
@@ -37,16 +35,7 @@ export class PostgresSessionWriter implements SessionWriter {
     /** The lease its appends are fenced by (replicas), read at each commit; 'lost' once this replica no longer holds it. */
     private readonly lease: () => LeaseFence | 'lost' = () => null,
   ) {
-    this.durability = new Durability(durableCount)
-    this.accepted = durableCount
-  }
-
-  get durableCount(): number {
-    return this.durability.count
-  }
-
-  get failure(): StoreError | null {
-    return this.durability.failure
+    super(durableCount)
   }
 
   append(events: readonly SessionEvent[], summary?: StoredSummary): void {
@@ -61,18 +50,6 @@ export class PostgresSessionWriter implements SessionWriter {
     this.accepted += events.length
     if (summary !== undefined) this.summary = { summary, count: this.accepted }
     if (events.length > 0 || summary !== undefined) this.kick()
-  }
-
-  barrier(): Promise<void> {
-    return this.durability.barrier(this.accepted)
-  }
-
-  onDurable(listener: (durableCount: number) => void): void {
-    this.durability.onDurable(listener)
-  }
-
-  onFailure(listener: (error: StoreError) => void): void {
-    this.durability.onFailure(listener)
   }
 
   async repair(): Promise<void> {
