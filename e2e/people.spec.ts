@@ -124,6 +124,16 @@ test('a reminder in Session A that comes due while Session B is open: toast, unr
   await expect(page.locator(`[data-testid="session-item"][data-session-id="${b}"]`).getByTestId('unread-mark')).toHaveCount(0)
   await expect(page).toHaveTitle(/^\(1\) /)
   await page.screenshot({ path: testInfo.outputPath('toast-unread-badge.png') })
+  // the toast stands above the composer, never over Send — on a desktop window and on a phone
+  const desktop = page.viewportSize()
+  for (const size of [desktop, { width: 390, height: 844 }]) {
+    if (size !== null) await page.setViewportSize(size)
+    await expect.poll(async () => {
+      const [over, under] = await Promise.all([toast.boundingBox(), page.locator('form.composer').boundingBox()])
+      return over !== null && under !== null && over.y + over.height <= under.y
+    }).toBe(true)
+  }
+  if (desktop !== null) await page.setViewportSize(desktop)
 
   const snoozedAt = Date.now()
   await toast.getByTestId('reminder-snooze').click()

@@ -3,6 +3,9 @@ import { errorMessage } from '../data/http.ts'
 import { useCancelTurn, useSendMessage, type SendMode } from '../data/queries.ts'
 import { COMPOSER_ID, takePendingComposerFocus } from '../lib/focus.ts'
 
+/** The CSS property holding the composer's height, which the toasts keep clear of. */
+const COMPOSER_HEIGHT = '--composer-height'
+
 /** Why Send and Stop are unavailable while the server cannot be reached. */
 export const OFFLINE_REASON = 'Offline: sending and stopping wait until the server is reachable again.'
 
@@ -18,6 +21,22 @@ export function Composer({ sessionId, running, offline }: { sessionId: string; r
 
   useEffect(() => {
     if (boxRef.current !== null) takePendingComposerFocus(boxRef.current)
+  }, [])
+
+  // Toasts stand above the composer (its height grows with the text), never over Send.
+  const formRef = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    const form = formRef.current
+    if (form === null || typeof ResizeObserver === 'undefined') return
+    const root = document.documentElement
+    const place = () => root.style.setProperty(COMPOSER_HEIGHT, `${Math.ceil(form.getBoundingClientRect().height)}px`)
+    const observer = new ResizeObserver(place)
+    observer.observe(form)
+    place()
+    return () => {
+      observer.disconnect()
+      root.style.removeProperty(COMPOSER_HEIGHT)
+    }
   }, [])
 
   const { reset: resetSend } = send
@@ -47,7 +66,7 @@ export function Composer({ sessionId, running, offline }: { sessionId: string; r
   }
 
   return (
-    <form className="composer" onSubmit={onSubmit} aria-label="Send a message">
+    <form ref={formRef} className="composer" onSubmit={onSubmit} aria-label="Send a message">
       <label htmlFor={COMPOSER_ID} className="visually-hidden">
         Message
       </label>
