@@ -17,6 +17,8 @@ const SEED = 0x5c4ed1e
 const KILLS = 8
 const REQUEST_TIMEOUT_MS = 8_000
 const DRAIN_TIMEOUT_MS = 25_000
+/** Events per `GET /events` page the suite reads (small, so long sessions are read over several pages). */
+const EVENT_PAGE = 200
 
 const INITIAL_SESSIONS: { id: string; timeZone: string; canonical: string }[] = [
   { id: 'east', timeZone: 'US/Eastern', canonical: 'America/New_York' },
@@ -95,10 +97,23 @@ async function postJson(url: string, body: unknown): Promise<{ status: number; b
 }
 
 /** GET /events of a session; records every served event; returns the events. */
+/** Every event of a session as `GET /events` serves it, page after page from seq 0 (a default page is only the last one). */
+async function allEvents(base: string, id: string): Promise<SessionEvent[]> {
+  const events: SessionEvent[] = []
+  for (;;) {
+    const { status, body } = await getJson(`${base}/api/sessions/${id}/events?after=${events.length - 1}&limit=${EVENT_PAGE}`)
+    if (status !== 200) throw new Error(`GET /events of ${id} answered ${status}: ${JSON.stringify(body)}`)
+    const page = body as { events: SessionEvent[]; eventCount: number }
+    for (const event of page.events) {
+      if (event.seq !== events.length) throw new Error(`GET /events of ${id} served seq ${event.seq} where seq ${events.length} was next`)
+      events.push(event)
+    }
+    if (page.events.length === 0 || events.length >= page.eventCount) return events
+  }
+}
+
 async function fetchEvents(base: string, ledger: Ledger, id: string): Promise<SessionEvent[]> {
-  const { status, body } = await getJson(`${base}/api/sessions/${id}/events`)
-  if (status !== 200) throw new Error(`GET /events of ${id} answered ${status}: ${JSON.stringify(body)}`)
-  const events = (body as { events: SessionEvent[] }).events
+  const events = await allEvents(base, id)
   for (const event of events) ledger.record(id, JSON.stringify(event), 'route')
   return events
 }
@@ -169,8 +184,7 @@ async function verifyRestart(base: string, dataDir: string, ledger: Ledger): Pro
     expect((one.body as { session: { id: string } }).session.id).toBe(id)
     expect(listed).toContain(id)
     const served = ledger.served.get(id) ?? new Map<number, string>()
-    const { body } = await getJson(`${base}/api/sessions/${id}/events`)
-    const now = (body as { events: SessionEvent[] }).events
+    const now = await allEvents(base, id)
     const lines = (await readFile(join(dataDir, 'sessions', `${id}.jsonl`), 'utf8')).split('\n')
     for (const [seq, json] of served) {
       const again = now[seq] === undefined ? '<missing>' : JSON.stringify(now[seq])
