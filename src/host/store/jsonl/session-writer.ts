@@ -3,6 +3,7 @@ import { storageUnavailable } from '../store-error.ts'
 import type { SessionWriter, StoredSummary } from '../store.ts'
 import { DurableWriter } from '../durability.ts'
 import type { Hash } from 'node:crypto'
+import type { Stats } from 'node:fs'
 import { identityOf, type FileIdentity, type StoredCheckpoint } from './catalog.ts'
 import type { FileHandleLike, FileLayer } from './file-layer.ts'
 
@@ -172,17 +173,21 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
     }
   }
 
+  /**
+   * The file at the path must still be the one this writer holds open: one `lstat`, compared with
+   * the handle's device and inode (taken when it was opened). The same inode has the same size and
+   * times, so its identity comes from the same call.
+   */
   private async checkIdentity(): Promise<FileIdentity> {
-    const [open, atPath] = await Promise.all([
-      this.handle.stat(),
-      this.files.lstat(this.path).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`session file ${this.path} was deleted`)
-        throw error
-      }),
-    ])
-    if (atPath.dev !== open.dev || atPath.ino !== open.ino) throw new Error(`session file ${this.path} was replaced`)
-    if (open.nlink === 0) throw new Error(`session file ${this.path} was deleted`)
-    return identityOf(open)
+    let atPath: Stats
+    try {
+      atPath = await this.files.lstat(this.path)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`session file ${this.path} was deleted`)
+      throw error
+    }
+    if (atPath.dev !== this.dev || atPath.ino !== this.ino) throw new Error(`session file ${this.path} was replaced`)
+    return identityOf(atPath)
   }
 
   private fail(error: unknown): void {
