@@ -7,6 +7,7 @@ import type { Clock, SessionFold, SessionView } from '../plugin-api.ts'
 import type { PluginRegistry } from '../registry.ts'
 import type { SessionLog } from '../session-log.ts'
 import { storageUnavailable, type StoreError } from '../store/index.ts'
+import { SurfaceMessages } from '../surface.ts'
 import { Inbox } from './inbox.ts'
 import { SessionLock, type SessionActivity } from './lock.ts'
 import { runTurn, type AssistantDelta } from './turn-runner.ts'
@@ -30,6 +31,8 @@ export class Session implements SessionView {
   private readonly lifetime = new AbortController()
   private kickScheduled = false
   private readonly deltaListeners = new Set<(delta: AssistantDelta) => void>()
+  /** The model messages of the surface, built incrementally across steps and turns. */
+  private readonly surfaceMessages = new SurfaceMessages()
 
   constructor(
     readonly log: SessionLog,
@@ -234,6 +237,7 @@ export class Session implements SessionView {
       onDelta: (delta: AssistantDelta) => {
         for (const listener of this.deltaListeners) listener(delta)
       },
+      surface: this.surfaceMessages,
     }
     void runTurn(context, controller.signal)
       .catch((error: unknown) => {

@@ -6,7 +6,7 @@ import type { Model, ModelToolSpec } from '../models/model.ts'
 import type { PreStepDecision, SessionView, ToolDefinition } from '../plugin-api.ts'
 import type { PluginRegistry } from '../registry.ts'
 import type { SessionLog } from '../session-log.ts'
-import { surfaceToMessages } from '../surface.ts'
+import type { SurfaceMessages } from '../surface.ts'
 import type { Inbox } from './inbox.ts'
 import { runTool } from './tool-runner.ts'
 
@@ -20,6 +20,8 @@ export type TurnContext = {
   systemPrompt: string
   /** Text of the step's answer as the model streams it (transient). */
   onDelta: (delta: AssistantDelta) => void
+  /** The session's model messages, kept between steps and turns. */
+  surface: SurfaceMessages
 }
 
 /** A piece of an answer still being generated (SPEC 9 `assistant-delta`): never stored; the durable `assistant/message` replaces it. */
@@ -144,9 +146,9 @@ async function runStep(ctx: TurnContext, turn: number, step: number, signal: Abo
         { type: 'request/header', data: { model, tools: names, reason: last === null ? 'initial' : 'change' } },
       ])
     }
-    const surface = ctx.log.fold(surfaceFold).seqs.map((seq) => ctx.log.event(seq) as SessionEvent)
+    const messages = ctx.surface.of(ctx.log.fold(surfaceFold).seqs, (seq) => ctx.log.event(seq) as SessionEvent)
     const response = await ctx.model.complete(
-      { system: ctx.systemPrompt, messages: surfaceToMessages(surface), tools: built.specs },
+      { system: ctx.systemPrompt, messages, tools: built.specs },
       signal,
       (text) => {
         if (text !== '' && !signal.aborted) ctx.onDelta({ turn, step, text })
