@@ -2,7 +2,6 @@ import type { SessionFold } from '../host/index.ts'
 import type { ReadingFields, SessionEvent, SessionHeader } from '../protocol/index.ts'
 import {
   decodeSingleTextContent,
-  formatZonedTimestamp,
   isReadingOf,
   isTimeContextSource,
   nextTurnZones,
@@ -113,14 +112,6 @@ function elapsedMatches(fields: ReadingFields, renderedMs: number, eventTime: nu
   return seconds >= low && seconds <= high
 }
 
-function formatsInZone(renderedMs: number, zone: string, timestamp: string): boolean {
-  try {
-    return formatZonedTimestamp(renderedMs, zone) === timestamp
-  } catch {
-    return false
-  }
-}
-
 function reject(reason: string, event: SessionEvent): never {
   throw new InvariantError(reason, event.seq)
 }
@@ -151,8 +142,9 @@ export function validateInvariant(state: InvariantState, event: SessionEvent, he
   if (rendered === null || rendered.epochMs > event.time) reject(REASONS.timestamp, event)
   const baseline = openStep === 1 ? state.stepBaselineTime : state.turnReadingTime
   if (!elapsedMatches(fields, rendered.epochMs, event.time, baseline)) reject(REASONS.elapsed, event)
-  // a timestamp that parses is its instant rendered in the zone it names: only another zone needs rendering
-  if (header.timeZone !== undefined && header.timeZone !== rendered.zone && !formatsInZone(rendered.epochMs, header.timeZone, fields.timestamp)) {
+  // a timestamp that parses is its instant rendered in the zone it names, so it is rendered in the
+  // Session zone exactly when it names that zone (a rendering always ends with `[zone]`)
+  if (header.timeZone !== undefined && header.timeZone !== rendered.zone) {
     reject(REASONS.sessionZone, event)
   }
 }

@@ -31,18 +31,14 @@ const MIXED_PREFIX = 'mixed '
 const FORMAT: ReadingTextResult = { ok: false, failure: 'format' }
 const INTEGERS: ReadingTextResult = { ok: false, failure: 'integers' }
 
-function renderLines(turn: number | string, step: number | string, fields: Omit<ReadingFields, 'turn' | 'step'>): string {
+/** The four-line reading text, `\n`-joined with no trailing newline (SPEC 5.4). */
+export function renderReadingText(fields: ReadingFields): string {
   return [
-    `Time sampled while preparing turn ${turn}, step ${step}: ${fields.timestamp}`,
+    `Time sampled while preparing turn ${fields.turn}, step ${fields.step}: ${fields.timestamp}`,
     `Session time zone: ${fields.session}.`,
     `Client time zone for this request: ${renderClientZones(fields.client)}.`,
     `Elapsed since the preceding ${fields.baseline}: ${fields.elapsed}.`,
   ].join('\n')
-}
-
-/** The four-line reading text, `\n`-joined with no trailing newline (SPEC 5.4). */
-export function renderReadingText(fields: ReadingFields): string {
-  return renderLines(fields.turn, fields.step, fields)
 }
 
 function positiveSafeInteger(digits: string): number | null {
