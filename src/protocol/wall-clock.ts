@@ -80,11 +80,18 @@ export function wallClockAt(timeZone: string, epochMs: number): WallClock {
   }
 }
 
-/** The UTC offset, in minutes east of UTC, that a valid IANA zone has at an instant (throws RangeError for an unknown zone). */
-export function utcOffsetMinutes(timeZone: string, epochMs: number): number {
-  const wall = wallClockAt(timeZone, epochMs)
+/** The UTC offset, in milliseconds east of UTC (whole seconds), that a valid IANA zone has at an instant (throws RangeError for an unknown zone). */
+export function utcOffsetMs(timeZone: string, epochMs: number): number {
+  const wholeSecond = Math.floor(epochMs / 1000) * 1000
+  const wall = wallClockAt(timeZone, wholeSecond)
+  // setUTCFullYear, not Date.UTC: years 0–99 stay themselves
   const asUtc = new Date(0)
   asUtc.setUTCFullYear(wall.year, wall.month - 1, wall.day)
   asUtc.setUTCHours(wall.hour, wall.minute, wall.second, 0)
-  return Math.round((asUtc.getTime() - Math.floor(epochMs / 1000) * 1000) / 60_000)
+  return asUtc.getTime() - wholeSecond
+}
+
+/** The UTC offset, in minutes east of UTC, that a valid IANA zone has at an instant (throws RangeError for an unknown zone). */
+export function utcOffsetMinutes(timeZone: string, epochMs: number): number {
+  return Math.round(utcOffsetMs(timeZone, epochMs) / 60_000)
 }

@@ -1,4 +1,4 @@
-import { wallClockAt as wallClockOf } from '../protocol/index.ts'
+import { utcOffsetMs, wallClockAt as wallClockOf } from '../protocol/index.ts'
 import {
   fail,
   invalidRule,
@@ -109,12 +109,6 @@ export function wallClockAt(timeZone: string, ms: number): LocalDateTime {
   return { ...wallClockOf(timeZone, wholeSecond), millisecond: ms - wholeSecond }
 }
 
-/** The UTC offset of an IANA zone at an instant, in milliseconds (whole seconds). */
-export function offsetAt(timeZone: string, ms: number): number {
-  const wholeSecond = Math.floor(ms / 1000) * 1000
-  return wallTimeAsUtc(wallClockAt(timeZone, wholeSecond)) - wholeSecond
-}
-
 const SAMPLE_STEP_MS = 6 * MS_PER_HOUR
 const SAMPLE_STEPS = 4
 
@@ -127,7 +121,7 @@ export function instantsForWallTime(date: LocalDate, time: LocalTime, timeZone: 
   const wall = wallTimeAsUtc({ ...date, ...time })
   const offsets = new Set<number>()
   for (let step = -SAMPLE_STEPS; step <= SAMPLE_STEPS; step += 1) {
-    offsets.add(offsetAt(timeZone, wall + step * SAMPLE_STEP_MS))
+    offsets.add(utcOffsetMs(timeZone, wall + step * SAMPLE_STEP_MS))
   }
   const instants = new Set<number>()
   for (const offset of offsets) {
@@ -150,8 +144,8 @@ export function resolveWallTime(date: LocalDate, time: LocalTime, timeZone: stri
   if (instants.length > 0) return { instant: instants[0], shifted: false }
   const wall = wallTimeAsUtc({ ...date, ...time })
   let largest = -Infinity
-  for (let step = -SAMPLE_STEPS; step <= SAMPLE_STEPS; step += 1) largest = Math.max(largest, offsetAt(timeZone, wall + step * SAMPLE_STEP_MS))
-  const before = offsetAt(timeZone, wall - largest)
+  for (let step = -SAMPLE_STEPS; step <= SAMPLE_STEPS; step += 1) largest = Math.max(largest, utcOffsetMs(timeZone, wall + step * SAMPLE_STEP_MS))
+  const before = utcOffsetMs(timeZone, wall - largest)
   return { instant: wall - before, shifted: true }
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { utcOffsetMs } from '../../src/protocol/index.ts'
 import {
   checkTarget,
   daysInMonth,
@@ -8,7 +9,6 @@ import {
   localToInstant,
   MAX_INSTANT_MS,
   MIN_INSTANT_MS,
-  offsetAt,
   parseCanonicalInstant,
   parseLocalDate,
   parseLocalTime,
@@ -188,7 +188,7 @@ describe('wallTimeAsUtc', () => {
   })
 })
 
-describe('wallClockAt and offsetAt', () => {
+describe('wallClockAt and utcOffsetMs', () => {
   it('reads the wall clock with milliseconds', () => {
     expect(wallClockAt('Asia/Kathmandu', iso('2026-07-15T03:45:00.250Z'))).toEqual({
       year: 2026,
@@ -214,8 +214,8 @@ describe('wallClockAt and offsetAt', () => {
   })
 
   it('gives offsets with seconds for local mean time', () => {
-    expect(offsetAt('America/New_York', iso('1800-01-01T00:00:00Z'))).toBe(-(4 * 3600 + 56 * 60 + 2) * 1000)
-    expect(offsetAt('Pacific/Chatham', iso('2026-07-15T00:00:00Z'))).toBe((12 * 60 + 45) * 60_000)
+    expect(utcOffsetMs('America/New_York', iso('1800-01-01T00:00:00Z'))).toBe(-(4 * 3600 + 56 * 60 + 2) * 1000)
+    expect(utcOffsetMs('Pacific/Chatham', iso('2026-07-15T00:00:00Z'))).toBe((12 * 60 + 45) * 60_000)
   })
 })
 
