@@ -2,6 +2,7 @@ import { IncomingMessage } from 'node:http'
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { ApiError, errorResponse } from './api-error.ts'
+import { SAFE_METHODS } from './security.ts'
 
 /** True iff a Content-Type value is `application/json` (any case, parameters allowed). */
 export function isJsonMediaType(value: string | undefined): boolean {
@@ -23,8 +24,6 @@ export function requireJsonBody(c: Context): void {
   const type = c.req.header('content-type')
   if (!isJsonMediaType(type)) throw unsupportedMediaType(type)
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * Refuses (415), before anything is read, a state-changing request whose Content-Type is anything

@@ -1,10 +1,10 @@
-import type { SessionEvent, SessionSummary } from '../protocol/index.ts'
+import type { ReminderDueNotice, SessionEvent, SessionSummary } from '../protocol/index.ts'
 import { parseFollowUp } from '../protocol/index.ts'
 
 /** A notice of the all-sessions stream (SPEC 8 `GET /api/stream`). */
 export type Notice =
   | { event: 'session'; data: { session: SessionSummary } }
-  | { event: 'reminder-due'; data: { sessionId: string; scheduleId: string; prompt: string; occurrenceAt: string } }
+  | { event: 'reminder-due'; data: ReminderDueNotice }
 
 /** A notice with its server-wide cursor and its frame, serialised once. */
 export type NumberedNotice = { id: number; notice: Notice; frame: string }

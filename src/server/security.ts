@@ -6,7 +6,8 @@ import { requireToken } from './token.ts'
 /** What the server accepts as its own name (a host name, or an origin behind a TLS proxy), and the bearer token when one is required. */
 export type SecurityOptions = { publicHost?: string; token?: string }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+/** Methods that change nothing: no same-origin or body checks apply to them. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS'])
 const SAME_SITE_VALUES = new Set(['same-origin', 'none'])
 
 /** The authority a request was made to: its Host header, else the host of its URL (read without a URL parser, which can throw). */
