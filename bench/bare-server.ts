@@ -10,6 +10,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { sseFrame } from '../src/server/sse.ts'
 
 const dir = process.argv[2]
 if (dir === undefined) throw new Error('usage: bare-server.ts <dir>')
@@ -52,7 +53,7 @@ async function rename(request: IncomingMessage, response: ServerResponse): Promi
   const event = { seq: seq++, time: Date.now(), type: 'session/title', data: { title } }
   const line = JSON.stringify(event)
   await durable('title', line)
-  const frame = `event: session-event\ndata: ${line}\nid: ${event.seq}\n\n`
+  const frame = sseFrame({ event: 'session-event', data: line, id: String(event.seq) })
   for (const subscriber of subscribers) subscriber.write(frame)
   answer(response, 200, { seq: event.seq })
 }

@@ -124,6 +124,12 @@ export function renderScale(r: ScaleResults): string {
     line(top.server.perSecond / top.floor.perSecond, atLeast(0.5), `acks at ${top.sessions} sessions: acks/s / append+fsync floor`)
     line(top.server.p99 / top.floor.p99, atMost(5), `ack p99 at ${top.sessions} sessions: p99 / floor p99`)
   }
+  const behind = r.acksWhileTurn
+  line(
+    (behind.busyP50 - behind.idleP50) / behind.turnP50,
+    atMost(0.5),
+    'ack behind a running turn: (ack p50 while a turn writes − ack p50 when idle) / turn p50',
+  )
   const widest = r.fanout.at(-1)
   if (widest !== undefined) {
     line(widest.server.slowestP50 / widest.floor.slowestP50, atMost(2), `SSE ${widest.subscribers} subscribers: slowest subscriber p50 / floor`)
