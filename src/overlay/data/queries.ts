@@ -118,12 +118,6 @@ export function useSchedules(id: string, enabled = true) {
   })
 }
 
-function patchList(client: QueryClient, patch: (sessions: SessionSummary[]) => SessionSummary[]): void {
-  client.setQueryData<InfiniteData<SessionsPage, string | null>>(queryKeys.sessions(), (old) =>
-    old === undefined ? old : { ...old, pages: old.pages.map((page, index) => ({ ...page, sessions: index === 0 ? patch(page.sessions) : page.sessions })) },
-  )
-}
-
 /** Records a summary the server sent (stream notice, create, rename) in the Session's cache and the list. */
 export function putSession(client: QueryClient, session: SessionSummary): void {
   client.setQueryData<GetSessionResponse>(queryKeys.session(session.id), { session })
@@ -139,15 +133,19 @@ export function putSession(client: QueryClient, session: SessionSummary): void {
   })
 }
 
-/** Records a Session's running status (null: unchanged) and event count in the cached summary and list entry. */
-export function setSessionStatus(client: QueryClient, id: string, status: SessionStatus | null, eventCount?: number): void {
-  const patch = (session: SessionSummary): SessionSummary => ({
-    ...session,
-    status: status ?? session.status,
-    eventCount: eventCount === undefined ? session.eventCount : Math.max(session.eventCount, eventCount),
+/** Records a Session's running status in its cached summary and list entry; where that status is already held, nothing changes. */
+export function setSessionStatus(client: QueryClient, id: string, status: SessionStatus): void {
+  const held = client.getQueryData<GetSessionResponse>(queryKeys.session(id))
+  if (held !== undefined && held.session.status !== status) {
+    client.setQueryData<GetSessionResponse>(queryKeys.session(id), { session: { ...held.session, status } })
+  }
+  const data = client.getQueryData<InfiniteData<SessionsPage, string | null>>(queryKeys.sessions())
+  const stale = (page: SessionsPage) => page.sessions.some((s) => s.id === id && s.status !== status)
+  if (data === undefined || !data.pages.some(stale)) return
+  client.setQueryData<InfiniteData<SessionsPage, string | null>>(queryKeys.sessions(), {
+    ...data,
+    pages: data.pages.map((page) => (stale(page) ? { ...page, sessions: page.sessions.map((s) => (s.id === id ? { ...s, status } : s)) } : page)),
   })
-  client.setQueryData<GetSessionResponse>(queryKeys.session(id), (old) => (old === undefined ? old : { session: patch(old.session) }))
-  patchList(client, (sessions) => sessions.map((s) => (s.id === id ? patch(s) : s)))
 }
 
 /** Creates a Session in this browser's zone, sampled when the person asks. */

@@ -50,12 +50,10 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
       const events = queue
       queue = []
       const held = client.getQueryData<SessionLog>(key)
-      let eventCount: number | undefined
       if (events.length > 0 && held !== undefined) {
         const { log, added, gap } = appendToLog(held, events)
         if (log !== held) client.setQueryData<SessionLog>(key, log)
         if (gap) catchUp()
-        eventCount = log.lastSeq + 1
         let schedules = false
         let summary = false
         for (const event of added) {
@@ -65,13 +63,10 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
           else if (event.type === 'session/title' || (event.type === 'user/message' && event.data.source.kind === 'user')) summary = true
         }
         if (schedules) void client.invalidateQueries({ queryKey: queryKeys.schedules(id) })
-        if (summary) {
-          void client.invalidateQueries({ queryKey: queryKeys.session(id) })
-          void client.invalidateQueries({ queryKey: queryKeys.sessions() })
-        }
+        if (summary) void client.invalidateQueries({ queryKey: queryKeys.session(id) })
       }
       if (status === 'idle') settleStreaming(id, null)
-      if (status !== null || eventCount !== undefined) setSessionStatus(client, id, status, eventCount)
+      if (status !== null) setSessionStatus(client, id, status)
       status = null
     }
 
