@@ -313,7 +313,7 @@ export function Conversation({
     const pending = anchor.current
     if (pending !== null) {
       const index = rowsRef.current.items.findIndex((item) => item.key === pending.key)
-      if (index >= 0 && log.version >= 0) {
+      if (index >= 0) {
         const start = virtualizer.measurementsCache[index]?.start
         if (start !== undefined) pane.scrollTop = start + pending.delta
       }

@@ -1,7 +1,7 @@
-import { useState } from 'react'
 import { errorMessage } from '../data/http.ts'
 import { dismissToast, markDone, useToasts, type DueNotice } from '../data/notices.ts'
 import { useSession, useSnooze } from '../data/queries.ts'
+import { useNow } from '../hooks/use-now.ts'
 import { instantMs } from '../lib/countdown.ts'
 import { sessionName } from '../lib/session-name.ts'
 import { zonedTimes } from '../lib/zoned-time.ts'
@@ -23,7 +23,7 @@ function Toast({
 }) {
   const session = useSession(notice.sessionId)
   const snooze = useSnooze()
-  const [now] = useState(() => Date.now())
+  const now = useNow(60_000)
   const zone = session.data?.timeZone ?? null
   const at = instantMs(notice.occurrenceAt)
   const times = at === null ? null : zonedTimes(at, zone, browserZone, locale, now)

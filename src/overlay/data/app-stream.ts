@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
-import type { SessionSummary } from '../../protocol/index.ts'
+import type { ReminderDueNotice, SessionSummary } from '../../protocol/index.ts'
 import { parseJsonObject } from '../lib/json-object.ts'
 import type { SseMessage } from '../lib/sse-parser.ts'
 import { reportReachable } from './connectivity.ts'
@@ -14,6 +14,10 @@ function isSummary(value: unknown): value is SessionSummary {
   if (typeof value !== 'object' || value === null) return false
   const v = value as Record<string, unknown>
   return typeof v.id === 'string' && typeof v.createdAt === 'number' && (v.status === 'idle' || v.status === 'running')
+}
+
+function isReminderDue(value: Record<string, unknown>): value is Record<string, unknown> & ReminderDueNotice {
+  return typeof value.sessionId === 'string' && typeof value.scheduleId === 'string' && typeof value.prompt === 'string' && typeof value.occurrenceAt === 'string'
 }
 
 function storedCursor(): string | null {
@@ -50,9 +54,8 @@ export function useAppStream(onNotice: (notice: DueNotice) => void): boolean {
       if (data === null) return
       if (message.event === 'session' && isSummary(data.session)) {
         putSession(client, data.session)
-      } else if (message.event === 'reminder-due') {
+      } else if (message.event === 'reminder-due' && isReminderDue(data)) {
         const { sessionId, scheduleId, prompt, occurrenceAt } = data
-        if (typeof sessionId !== 'string' || typeof scheduleId !== 'string' || typeof prompt !== 'string' || typeof occurrenceAt !== 'string') return
         noticeRef.current(noticeDue({ sessionId, scheduleId, prompt, occurrenceAt }))
       }
     }

@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react'
+import type { ReminderDueNotice } from '../../protocol/index.ts'
 
-/** A reminder of some Session that came due (`event: reminder-due`, SPEC 8 v2). */
-export type DueNotice = { key: string; sessionId: string; scheduleId: string; prompt: string; occurrenceAt: string }
+/** A reminder of some Session that came due (`event: reminder-due`, SPEC 8 v2), with the key of that occurrence. */
+export type DueNotice = ReminderDueNotice & { key: string }
 
 type State = { toasts: DueNotice[]; unread: Readonly<Record<string, number>>; done: ReadonlySet<string>; active: string | null }
 
@@ -58,7 +59,7 @@ function watching(sessionId: string): boolean {
 }
 
 /** Records a due reminder: a toast, and an unread mark unless the person is looking at that Session right now. */
-export function noticeDue(notice: Omit<DueNotice, 'key'>): DueNotice {
+export function noticeDue(notice: ReminderDueNotice): DueNotice {
   const key = noticeKey(notice.sessionId, notice.scheduleId, notice.occurrenceAt)
   const full = { ...notice, key }
   if (state.toasts.some((t) => t.key === key) || state.done.has(key)) return full

@@ -2,23 +2,23 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteD
 import type {
   CreateSessionResponse,
   DeleteScheduleResponse,
+  EventsResponse,
   GetSessionResponse,
   ListSchedulesResponse,
+  ListSessionsResponse,
+  ScheduleResponse,
   ScheduleView,
   SendMessageResponse,
   SessionStatus,
   SessionSummary,
 } from '../../protocol/index.ts'
 import { sampleBrowserZone } from '../lib/browser-zone.ts'
-import { appendToLog, logFromPage, prependToLog, type EventsPage, type SessionLog } from '../lib/session-log.ts'
+import { appendToLog, logFromPage, prependToLog, type SessionLog } from '../lib/session-log.ts'
 import { ApiError, apiRequest, sessionApiPath } from './http.ts'
 import { queryKeys } from './keys.ts'
 
 /** How a message enters the session: next turn (`queue`) or the running turn's next step (`steer`). */
 export type SendMode = 'queue' | 'steer'
-
-/** One page of the Session list (SPEC 8 v2). */
-export type SessionsPage = { sessions: SessionSummary[]; nextCursor?: string | null }
 
 /** Sessions per list page. */
 export const SESSIONS_PAGE = 50
@@ -32,7 +32,7 @@ export function useSessions(live: boolean) {
   return useInfiniteQuery({
     queryKey: queryKeys.sessions(),
     queryFn: ({ signal, pageParam }) =>
-      apiRequest<SessionsPage>(`/api/sessions?limit=${SESSIONS_PAGE}${pageParam === null ? '' : `&before=${encodeURIComponent(pageParam)}`}`, { signal }),
+      apiRequest<ListSessionsResponse>(`/api/sessions?limit=${SESSIONS_PAGE}${pageParam === null ? '' : `&before=${encodeURIComponent(pageParam)}`}`, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (typeof last.nextCursor === 'string' && last.nextCursor.length > 0 ? last.nextCursor : null),
     select: (data) => {
@@ -73,17 +73,17 @@ function eventsPath(id: string, params: Record<string, number>): string {
 export async function fetchSessionLog(client: QueryClient, id: string, signal?: AbortSignal): Promise<SessionLog> {
   const key = queryKeys.events(id)
   const held = client.getQueryData<SessionLog>(key)
-  if (held === undefined) return logFromPage(await apiRequest<EventsPage>(eventsPath(id, { limit: EVENTS_PAGE }), { signal }))
+  if (held === undefined) return logFromPage(await apiRequest<EventsResponse>(eventsPath(id, { limit: EVENTS_PAGE }), { signal }))
   let log = held
   for (let round = 0; round < CATCH_UP_PAGES; round++) {
-    const page = await apiRequest<EventsPage>(eventsPath(id, { after: log.lastSeq, limit: CATCH_UP_PAGE }), { signal })
+    const page = await apiRequest<EventsResponse>(eventsPath(id, { after: log.lastSeq, limit: CATCH_UP_PAGE }), { signal })
     const current = client.getQueryData<SessionLog>(key) ?? log
     const { log: next, gap } = appendToLog(current, page.events, page.header)
-    log = { ...next, eventCount: Math.max(next.eventCount, page.eventCount ?? 0) }
+    log = { ...next, eventCount: Math.max(next.eventCount, page.eventCount) }
     if (gap) break
     if (page.events.length < CATCH_UP_PAGE || log.lastSeq + 1 >= log.eventCount) return log
   }
-  return logFromPage(await apiRequest<EventsPage>(eventsPath(id, { limit: EVENTS_PAGE }), { signal }))
+  return logFromPage(await apiRequest<EventsResponse>(eventsPath(id, { limit: EVENTS_PAGE }), { signal }))
 }
 
 /** One Session's log window: the last page first; refetches bring only what is new. */
@@ -102,7 +102,7 @@ export async function loadOlderEvents(client: QueryClient, id: string): Promise<
   const key = queryKeys.events(id)
   const held = client.getQueryData<SessionLog>(key)
   if (held === undefined || held.firstSeq <= 0) return
-  const page = await apiRequest<EventsPage>(eventsPath(id, { before: held.firstSeq, limit: EVENTS_PAGE }))
+  const page = await apiRequest<EventsResponse>(eventsPath(id, { before: held.firstSeq, limit: EVENTS_PAGE }))
   const current = client.getQueryData<SessionLog>(key)
   if (current !== undefined) client.setQueryData<SessionLog>(key, prependToLog(current, page.events))
 }
@@ -121,10 +121,10 @@ export function useSchedules(id: string, enabled = true) {
 /** Records a summary the server sent (stream notice, create, rename) in the Session's cache and the list. */
 export function putSession(client: QueryClient, session: SessionSummary): void {
   client.setQueryData<GetSessionResponse>(queryKeys.session(session.id), { session })
-  const data = client.getQueryData<InfiniteData<SessionsPage, string | null>>(queryKeys.sessions())
+  const data = client.getQueryData<InfiniteData<ListSessionsResponse, string | null>>(queryKeys.sessions())
   if (data === undefined) return
   const listed = data.pages.some((page) => page.sessions.some((s) => s.id === session.id))
-  client.setQueryData<InfiniteData<SessionsPage, string | null>>(queryKeys.sessions(), {
+  client.setQueryData<InfiniteData<ListSessionsResponse, string | null>>(queryKeys.sessions(), {
     ...data,
     pages: data.pages.map((page, index) => {
       if (listed) return { ...page, sessions: page.sessions.map((s) => (s.id === session.id ? session : s)) }
@@ -139,10 +139,10 @@ export function setSessionStatus(client: QueryClient, id: string, status: Sessio
   if (held !== undefined && held.session.status !== status) {
     client.setQueryData<GetSessionResponse>(queryKeys.session(id), { session: { ...held.session, status } })
   }
-  const data = client.getQueryData<InfiniteData<SessionsPage, string | null>>(queryKeys.sessions())
-  const stale = (page: SessionsPage) => page.sessions.some((s) => s.id === id && s.status !== status)
+  const data = client.getQueryData<InfiniteData<ListSessionsResponse, string | null>>(queryKeys.sessions())
+  const stale = (page: ListSessionsResponse) => page.sessions.some((s) => s.id === id && s.status !== status)
   if (data === undefined || !data.pages.some(stale)) return
-  client.setQueryData<InfiniteData<SessionsPage, string | null>>(queryKeys.sessions(), {
+  client.setQueryData<InfiniteData<ListSessionsResponse, string | null>>(queryKeys.sessions(), {
     ...data,
     pages: data.pages.map((page) => (stale(page) ? { ...page, sessions: page.sessions.map((s) => (s.id === id ? { ...s, status } : s)) } : page)),
   })
@@ -222,7 +222,7 @@ export function useCreateSchedule(id: string) {
   const client = useQueryClient()
   return useMutation({
     mutationFn: (fields: ReminderFields) =>
-      apiRequest<{ schedule: ScheduleView }>(sessionApiPath(id, '/schedules'), { method: 'POST', body: fields }),
+      apiRequest<ScheduleResponse>(sessionApiPath(id, '/schedules'), { method: 'POST', body: fields }),
     onSuccess: ({ schedule }) => upsertSchedule(client, id, schedule),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.schedules(id) }),
   })
@@ -233,7 +233,7 @@ export function useUpdateSchedule(id: string) {
   const client = useQueryClient()
   return useMutation({
     mutationFn: ({ scheduleId, fields }: { scheduleId: string; fields: ReminderFields }) =>
-      apiRequest<{ schedule: ScheduleView }>(sessionApiPath(id, `/schedules/${encodeURIComponent(scheduleId)}`), { method: 'PATCH', body: fields }),
+      apiRequest<ScheduleResponse>(sessionApiPath(id, `/schedules/${encodeURIComponent(scheduleId)}`), { method: 'PATCH', body: fields }),
     onSuccess: ({ schedule }) => upsertSchedule(client, id, schedule),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.schedules(id) }),
   })
@@ -244,7 +244,7 @@ export const SNOOZE_FOR_SECONDS = 600
 
 /** Snoozes a reminder of any Session: a new one-off reminder with the same prompt, 10 minutes from now. */
 export async function snoozeSchedule(client: QueryClient, sessionId: string, scheduleId: string, seconds = SNOOZE_FOR_SECONDS): Promise<ScheduleView> {
-  const { schedule } = await apiRequest<{ schedule: ScheduleView }>(
+  const { schedule } = await apiRequest<ScheduleResponse>(
     sessionApiPath(sessionId, `/schedules/${encodeURIComponent(scheduleId)}/snooze`),
     { method: 'POST', body: { seconds } },
   )

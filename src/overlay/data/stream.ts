@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import type { SessionEvent, SessionStatus } from '../../protocol/index.ts'
+import type { SessionEvent, SessionStatus, StatusEventPayload } from '../../protocol/index.ts'
 import { parseJsonObject } from '../lib/json-object.ts'
 import type { SseMessage } from '../lib/sse-parser.ts'
 import { appendToLog, type SessionLog } from '../lib/session-log.ts'
@@ -22,8 +22,8 @@ function asEvent(value: Record<string, unknown> | null): SessionEvent | null {
     : null
 }
 
-function asStatus(value: Record<string, unknown> | null): SessionStatus | null {
-  return value?.status === 'idle' || value?.status === 'running' ? value.status : null
+function asStatus(value: Record<string, unknown> | null): StatusEventPayload | null {
+  return value?.status === 'idle' || value?.status === 'running' ? { status: value.status } : null
 }
 
 /**
@@ -87,7 +87,7 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
         case 'status': {
           const next = asStatus(parseJsonObject(message.data))
           if (next !== null) {
-            status = next
+            status = next.status
             schedule()
           }
           break

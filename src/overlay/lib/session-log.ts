@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionHeader } from '../../protocol/index.ts'
+import type { EventsResponse, SessionEvent, SessionHeader } from '../../protocol/index.ts'
 import { emptyFold, foldEvents, type ConversationFold } from './conversation.ts'
 
 /**
@@ -19,8 +19,8 @@ export type SessionLog = {
   version: number
 }
 
-/** One page of `GET /api/sessions/:id/events` (SPEC 8 v2); the paging fields are derived when a server leaves them out. */
-export type EventsPage = { header: SessionHeader | null; events: SessionEvent[]; firstSeq?: number | null; lastSeq?: number | null; eventCount?: number }
+/** One page of `GET /api/sessions/:id/events` (SPEC 8 v2) as a window starts from: the paging fields are derived when left out. */
+export type EventsPage = Pick<EventsResponse, 'events'> & Partial<Pick<EventsResponse, 'firstSeq' | 'lastSeq' | 'eventCount'>> & { header: SessionHeader | null }
 
 function contiguousFrom(events: readonly SessionEvent[], first: number): SessionEvent[] {
   const run: SessionEvent[] = []
