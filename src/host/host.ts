@@ -321,15 +321,18 @@ export class Host {
   private feedFor(header: SessionHeader, knownCount: number): SessionFeed {
     let feed = this.feeds.get(header.id)
     if (!feed) {
-      const created: SessionFeed = new SessionFeed(header.id, header, this.store, knownCount, () => {
-        if (this.feeds.get(header.id) !== created || !created.idle) return
-        this.feeds.delete(header.id)
-        this.replication?.watch(header.id, false)
-      })
+      const created: SessionFeed = new SessionFeed(header.id, header, this.store, knownCount, () => this.forgetFeed(created))
       feed = created
       this.feeds.set(header.id, feed)
     }
     return feed
+  }
+
+  /** Forgets a feed nobody uses any more (no listener, no log held here); with replicas, its session is no longer watched. */
+  private forgetFeed(feed: SessionFeed): void {
+    if (this.feeds.get(feed.id) !== feed || !feed.idle) return
+    this.feeds.delete(feed.id)
+    this.replication?.watch(feed.id, false)
   }
 
   private async load(id: string): Promise<Session> {
@@ -510,8 +513,10 @@ export class Host {
     if (slot?.state !== 'open') return
     this.slots.delete(id)
     const feed = this.feeds.get(id)
-    feed?.detachSession(false)
-    if (feed?.idle) this.feeds.delete(id)
+    if (feed) {
+      feed.detachSession(false)
+      this.forgetFeed(feed)
+    }
     this.closeHooks(slot.session)
     await slot.session.close()
     await this.replication?.release(id)
@@ -678,7 +683,7 @@ export class Host {
   async readEvents(id: string, range: EventRange): Promise<{ header: SessionHeader; page: EventPage }> {
     const feed = await this.feed(id)
     const page = await feed.page(range)
-    if (feed.idle) this.feeds.delete(id)
+    this.forgetFeed(feed)
     return { header: feed.header, page }
   }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { PostgresStore, SCHEMA, type Replication, type SessionWriter } from '../../src/host/index.ts'
+import { Host, PostgresStore, SCHEMA, type Replication, type SessionWriter, type StoredSummary } from '../../src/host/index.ts'
 import { ScriptedModel } from '../../src/host/models/scripted.ts'
 import { composeHost } from '../../src/server/compose.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
@@ -101,6 +101,63 @@ describe('PostgreSQL replication (SPEC 14.3)', () => {
     await db.admin(`UPDATE ${SCHEMA}.sessions SET open_turn = true WHERE id IN ('busy', 'held')`)
     expect(await a.replication.claim('held')).toBe(true)
     expect(await a.replication.orphans(10)).toEqual(['busy'])
+  })
+})
+
+describe('sessions a replica watches (SPEC 14.3)', () => {
+  const summary: StoredSummary = { title: null, eventCount: 1, lastEventAt: null, openTurn: false, pendingInbox: 0, nextDueAt: null }
+
+  /** Session `s` with one event, held by replica `a`; a host on replica `b` whose calls to `watch` are recorded. */
+  async function heldElsewhere(db: TestDatabase, maxOpenSessions?: number) {
+    const a = await replicaStore(db, 'a')
+    const b = await replicaStore(db, 'b')
+    await a.store.createSession(header('s', 'UTC'))
+    expect(await a.replication.claim('s')).toBe(true)
+    const writer = await a.store.openSession('s', noop)
+    writer.append([event(0)], summary)
+    await writer.barrier()
+    await writer.close()
+    const watch = vi.spyOn(b.replication, 'watch')
+    const host = await Host.create({ store: b.store, model: new ScriptedModel(), log: () => undefined, ...(maxOpenSessions === undefined ? {} : { maxOpenSessions }) })
+    return { a, host, watch }
+  }
+
+  it('stops watching a session once a page of it was read and nobody follows it', async () => {
+    const db = await freshDatabase()
+    const { host, watch } = await heldElsewhere(db)
+    try {
+      expect(await host.readEvents('s', { limit: 10 })).toEqual({ header: header('s', 'UTC'), page: { events: [event(0)], eventCount: 1 } })
+      expect(watch.mock.calls).toEqual([
+        ['s', true],
+        ['s', false],
+      ])
+    } finally {
+      await host.close()
+    }
+  })
+
+  it('stops watching a session closed here that was followed while another replica held it', async () => {
+    const db = await freshDatabase()
+    const { a, host, watch } = await heldElsewhere(db, 1)
+    try {
+      const feed = await host.feed('s')
+      const leave = feed.onEvents(() => undefined)
+      await a.replication.release('s')
+      await host.openSession('s')
+      leave()
+      expect(watch.mock.calls).toEqual([['s', true]])
+      // opening another session closes `s` (one session open at most): nobody follows it any more
+      await host.createSession({ id: 't', timeZone: 'UTC' })
+      await vi.waitFor(() =>
+        expect(watch.mock.calls).toEqual([
+          ['s', true],
+          ['s', false],
+        ]),
+      )
+      expect(host.openCount).toBe(1)
+    } finally {
+      await host.close()
+    }
   })
 })
 
