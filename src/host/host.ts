@@ -732,11 +732,6 @@ export class Host {
     return { session, created: false }
   }
 
-  /** Ids of every session the store lists with a readable header. */
-  async sessionIds(): Promise<string[]> {
-    return (await this.store.listSessions()).filter((entry) => 'header' in entry).map((entry) => entry.id)
-  }
-
   /** Registers a command routes can run on a session wherever it is held (SPEC 14.3); built in: send, compact, rename, cancel. */
   registerCommand(name: string, handler: CommandHandler): void {
     this.commands.set(name, handler)

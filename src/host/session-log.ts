@@ -80,7 +80,7 @@ export class FoldingVisitor implements OpenVisitor, FoldReader {
 
 /**
  * The log of one open session. Appends are folded and queued at once (the loop's own view), and
- * become visible to readers only once durable (SPEC 2.5): `durableLength`, `durableEvent` and
+ * become visible to readers only once durable (SPEC 2.5): `durableLength`, `durableSlice` and
  * `onDurable` never name an event whose barrier has not resolved. `flush()` is the barrier.
  */
 export class SessionLog {
@@ -127,11 +127,6 @@ export class SessionLog {
   /** Event by seq in the loop's view. */
   event(seq: number): SessionEvent | undefined {
     return this.list[seq]
-  }
-
-  /** A durable event by seq, undefined past the durable end. */
-  durableEvent(seq: number): SessionEvent | undefined {
-    return seq < this.visible ? this.list[seq] : undefined
   }
 
   /** Durable events with seq in [from, to). */

@@ -208,11 +208,6 @@ export class Catalog {
     return entry === undefined ? undefined : { id, header: entry.header, summary: entry.summary }
   }
 
-  /** The problem of a damaged entry, if it is one. */
-  problem(id: string): StoreError | undefined {
-    return this.problems.get(id)
-  }
-
   /** Records a session (a creation, a first read of a file the catalog did not know). */
   add(header: SessionHeader): void {
     if (this.entries.has(header.id)) return
