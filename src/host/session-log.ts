@@ -96,7 +96,7 @@ export class SessionLog {
     private readonly writer: SessionWriter,
     private readonly clock: Clock,
     /** The summary the store keeps after each append (SPEC 14.1). */
-    private readonly summarize?: (folds: FoldReader, eventCount: number, lastEventAt: number | null) => StoredSummary,
+    private readonly summarize: (folds: FoldReader, eventCount: number, lastEventAt: number | null) => StoredSummary,
   ) {
     this.list = built.events
     this.states = built.states
@@ -185,7 +185,7 @@ export class SessionLog {
 
   /** Hands the store the summary of the log as it stands (after opening). */
   publishSummary(): void {
-    if (this.summarize && !this.writer.failure) this.writer.append([], this.summarize(this, this.list.length, this.list.at(-1)?.time ?? null))
+    if (!this.writer.failure) this.writer.append([], this.summarize(this, this.list.length, this.list.at(-1)?.time ?? null))
   }
 
   /** The writer of this log, for repair after a failure. */
@@ -218,7 +218,7 @@ export class SessionLog {
       throw error
     }
     try {
-      this.writer.append(events, this.summarize?.(this, this.list.length + events.length, time))
+      this.writer.append(events, this.summarize(this, this.list.length + events.length, time))
     } catch (error) {
       this.rebuildFolds()
       throw error
