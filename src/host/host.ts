@@ -109,6 +109,11 @@ function isNotFound(error: unknown): boolean {
   return (isStoreError(error) && error.code === 'not-found') || (error instanceof HostError && error.code === 'session-not-found')
 }
 
+/** The folds a host keeps: its own first, then its plugins'. */
+function foldsIn(registry: PluginRegistry): SessionFold<unknown>[] {
+  return [...(hostFolds as readonly SessionFold<unknown>[]), ...registry.folds.map((f) => f.value)]
+}
+
 type Slot =
   | { state: 'opening'; pending: Promise<Session> }
   | { state: 'open'; session: Session; inUse: number; lastUsed: number }
@@ -204,7 +209,7 @@ export class Host {
     const registry = new PluginRegistry()
     const contexts: HostPluginContext[] = []
     for (const plugin of plugins) contexts.push(await installPlugin(plugin, registry, systemClock, () => undefined))
-    const folds = [...(hostFolds as readonly SessionFold<unknown>[]), ...registry.folds.map((f) => f.value)]
+    const folds = foldsIn(registry)
     for (const ctx of contexts) ctx.dispose()
     return folds
   }
@@ -299,10 +304,6 @@ export class Host {
     for (const listener of this.changeListeners) listener(id)
   }
 
-  private folds(): SessionFold<unknown>[] {
-    return [...(hostFolds as readonly SessionFold<unknown>[]), ...this.registry.folds.map((f) => f.value)]
-  }
-
   private runtime() {
     return {
       registry: this.registry,
@@ -339,7 +340,7 @@ export class Host {
     if (this.replication && !(await this.replication.claim(id))) {
       throw new HostError('session-elsewhere', `session ${id} runs on another replica`, { sessionId: id })
     }
-    const visitor = new FoldingVisitor(id, this.folds())
+    const visitor = new FoldingVisitor(id, foldsIn(this.registry))
     let writer: SessionWriter
     try {
       writer = await this.store.openSession(id, visitor)
@@ -585,7 +586,7 @@ export class Host {
   }
 
   private async rebuildSummary(id: string): Promise<StoredSummary> {
-    const visitor = new FoldingVisitor(id, this.folds(), false)
+    const visitor = new FoldingVisitor(id, foldsIn(this.registry), false)
     await this.store.scanSession(id, visitor)
     const summary = summarize(visitor, visitor.count, visitor.lastTime, this.registry)
     if (!this.slots.has(id)) await this.store.putSummary(id, summary)
