@@ -477,8 +477,7 @@ export class Host {
 
   /** Closes least recently used idle sessions beyond the bound. */
   private evict(): void {
-    let open = 0
-    for (const slot of this.slots.values()) if (slot.state !== 'unavailable') open++
+    let open = this.openCount
     if (open <= this.maxOpen) return
     const candidates = [...this.slots].filter(
       (entry): entry is [string, Extract<Slot, { state: 'open' }>] => entry[1].state === 'open' && this.closable(entry[1].session, entry[1].inUse),
