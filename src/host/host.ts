@@ -446,24 +446,19 @@ export class Host {
       this.scheduleRecovery(slot.header, failure, slot.writer, slot.summary, slot.attempt + 1)
       return
     }
-    const pending = this.load(id)
-    this.slots.set(id, { state: 'opening', pending })
     try {
-      const session = await pending
-      if (this.slots.get(id)?.state !== 'opening') return
-      this.slots.set(id, { state: 'open', session, inUse: 0, lastUsed: this.clock.now() })
-      this.logLine(`session ${id}: storage available again`)
-      this.evict()
+      await this.opening(id, this.load(id))
+      // the session may have failed again while it opened (then it is unavailable once more)
+      if (this.slots.get(id)?.state !== 'unavailable') this.logLine(`session ${id}: storage available again`)
     } catch (error) {
-      if (this.slots.get(id)?.state !== 'opening') return
+      // opening() forgot the slot unless the session failed again while it opened
+      if (this.slots.has(id)) return
       if (isStoreError(error) && error.code === 'unavailable') {
         this.scheduleRecovery(slot.header, error, null, slot.summary, slot.attempt + 1)
       } else if (error instanceof HostError && error.code === 'session-elsewhere') {
-        this.slots.delete(id)
         this.feeds.get(id)?.detachSession(false)
         this.logLine(`session ${id}: storage available again; another replica runs it now`)
       } else {
-        this.slots.delete(id)
         this.feeds.get(id)?.detachSession(false)
         this.logLine(`session ${id}: cannot be reopened after the storage failure: ${errorMessage(error)}`)
       }
