@@ -4,6 +4,7 @@ import type { PluginContext, PreStepListener, ToolDefinition } from '../../src/h
 import type { HostPluginContext } from '../../src/host/registry.ts'
 import { makeHost, settle, types, waitFor } from '../support/host-harness.ts'
 import { tempDir } from '../support/temp-dir.ts'
+import { FailingFiles } from '../support/failing-files.ts'
 
 function userMessage(id: string, text: string, zone = 'UTC'): UserMessage {
   return { id, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user', rpcId: `rpc-${id}`, clientTimeZone: zone } }
@@ -296,6 +297,64 @@ describe('agent loop', () => {
     const idle = session.whenIdle().then(() => session.runMaintenance(async () => 'claimed'))
     release()
     await expect(idle).resolves.toBe('claimed')
+    await host.close()
+  })
+
+  it("starts a message's turn while its barrier is in flight, and answers only once the message is durable", async () => {
+    const dir = await tempDir()
+    const files = new FailingFiles()
+    const { host, model } = await makeHost(dir, { files })
+    model.push({ text: 'hi' })
+    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    const release = files.hold('datasync', /s\.jsonl$/)
+    let answered = false
+    const accepted = session.enqueue(userMessage('m1', 'hello'), 'next-turn').then(() => (answered = true))
+    await waitFor(session, (events) => events.at(-1)?.type === 'turn/end')
+    expect({ requests: model.requests.length, answered, durable: session.log.durableLength, status: session.status }).toEqual({
+      requests: 1,
+      answered: false,
+      durable: 0,
+      status: 'running',
+    })
+    release()
+    await accepted
+    await settle(session)
+    expect(session.log.durableLength).toBe(8)
+    expect(types(session.log.durableSlice(0))).toEqual(types(session.events()))
+    await host.close()
+  })
+
+  it('starts the next turn before the last one ended durably, and reports idle only once every turn/end is durable', async () => {
+    const dir = await tempDir()
+    const files = new FailingFiles()
+    const { host, model } = await makeHost(dir, { files })
+    model.push({ text: 'one' }, { text: 'two' })
+    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    const seen: { status: string; durable: number; last: string | undefined }[] = []
+    session.onStatus((status) => seen.push({ status, durable: session.log.durableLength, last: session.log.durableSlice(0).at(-1)?.type }))
+    const release = files.hold('datasync', /s\.jsonl$/)
+    const accepted = Promise.all([
+      session.enqueue(userMessage('m1', 'first'), 'next-turn'),
+      session.enqueue(userMessage('m2', 'second'), 'next-turn'),
+    ])
+    await waitFor(session, (events) => events.filter((e) => e.type === 'turn/end').length === 2)
+    expect({ requests: model.requests.length, durable: session.log.durableLength, running: session.running, status: session.status }).toEqual({
+      requests: 2,
+      durable: 0,
+      running: false,
+      status: 'running',
+    })
+    release()
+    await accepted
+    await settle(session)
+    expect(seen).toEqual([
+      { status: 'running', durable: 0, last: undefined },
+      { status: 'idle', durable: session.events().length, last: 'turn/end' },
+    ])
+    expect(session.events().filter((e) => e.type === 'turn/end').map((e) => e.data)).toEqual([
+      { turn: 1, reason: 'completed' },
+      { turn: 2, reason: 'completed' },
+    ])
     await host.close()
   })
 

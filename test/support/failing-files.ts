@@ -14,12 +14,24 @@ const ERRNO: Record<FaultRule['code'], number> = { EIO: -5, ENOSPC: -28, EPERM: 
  */
 export class FailingFiles implements FileLayer {
   private rules: FaultRule[] = []
+  private holds: { op: FileOp; path: RegExp | undefined; gate: Promise<void> }[] = []
   /** Every call made, as `op path` (tests count attempts to prove nothing spins). */
   readonly calls: string[] = []
 
   /** Adds a failure. */
   inject(rule: FaultRule): void {
     this.rules.push({ ...rule })
+  }
+
+  /** Holds calls of `op` on matching paths until the returned function is called (a slow disk); they then go to the real files. */
+  hold(op: 'write' | 'datasync', path?: RegExp): () => void {
+    let release: () => void = () => undefined
+    const hold = { op, path, gate: new Promise<void>((resolve) => (release = resolve)) }
+    this.holds.push(hold)
+    return () => {
+      this.holds = this.holds.filter((h) => h !== hold)
+      release()
+    }
   }
 
   /** Removes every failure. */
@@ -30,6 +42,10 @@ export class FailingFiles implements FileLayer {
   /** How many calls of `op` (optionally on a matching path) were made. */
   count(op: FileOp, path?: RegExp): number {
     return this.calls.filter((call) => call.startsWith(`${op} `) && (path === undefined || path.test(call.slice(op.length + 1)))).length
+  }
+
+  private async held(op: FileOp, path: string): Promise<void> {
+    for (const hold of this.holds) if (hold.op === op && (hold.path === undefined || hold.path.test(path))) await hold.gate
   }
 
   private check(op: FileOp, path: string): void {
@@ -49,10 +65,12 @@ export class FailingFiles implements FileLayer {
     return {
       read: (buffer, offset, length, position) => handle.read(buffer, offset, length, position),
       write: async (buffer, offset, length, position) => {
+        await this.held('write', path)
         this.check('write', path)
         return handle.write(buffer, offset, length, position)
       },
       datasync: async () => {
+        await this.held('datasync', path)
         this.check('datasync', path)
         return handle.datasync()
       },

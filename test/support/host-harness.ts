@@ -2,6 +2,7 @@ import { vi } from 'vitest'
 import type { SessionEvent } from '../../src/protocol/events.ts'
 import { Host } from '../../src/host/host.ts'
 import type { Plugin } from '../../src/host/plugin-api.ts'
+import type { FileLayer } from '../../src/host/index.ts'
 import { ScriptedModel } from '../../src/host/models/scripted.ts'
 import type { Session } from '../../src/host/session/session.ts'
 import { FakeClock } from './fake-clock.ts'
@@ -9,7 +10,7 @@ import { FakeClock } from './fake-clock.ts'
 /** A host on a real temp dir with the scripted model and a fake clock. */
 export async function makeHost(
   dataDir: string,
-  options: { plugins?: Plugin[]; clock?: FakeClock; model?: ScriptedModel; compactThresholdChars?: number } = {},
+  options: { plugins?: Plugin[]; clock?: FakeClock; model?: ScriptedModel; compactThresholdChars?: number; files?: FileLayer } = {},
 ): Promise<{ host: Host; model: ScriptedModel; clock: FakeClock; logs: string[] }> {
   const clock = options.clock ?? new FakeClock()
   const model = options.model ?? new ScriptedModel()
@@ -21,6 +22,7 @@ export async function makeHost(
     plugins: options.plugins ?? [],
     compactThresholdChars: options.compactThresholdChars ?? 0,
     log: (line) => logs.push(line),
+    ...(options.files ? { files: options.files } : {}),
   })
   return { host, model, clock, logs }
 }
@@ -30,8 +32,9 @@ export async function settle(session: Session): Promise<void> {
   for (let i = 0; i < 200; i++) {
     await new Promise((resolve) => setImmediate(resolve))
     await session.whenIdle()
+    await session.flush()
     await new Promise((resolve) => setImmediate(resolve))
-    if (!session.running) return
+    if (session.status === 'idle') return
   }
   throw new Error('session did not settle')
 }

@@ -31,6 +31,10 @@ export class Session implements SessionView {
   private readonly lifetime = new AbortController()
   private kickScheduled = false
   private readonly deltaListeners = new Set<(delta: AssistantDelta) => void>()
+  private readonly statusListeners = new Set<(status: SessionActivity) => void>()
+  /** Ended turns whose `turn/end` is not durable yet: the session reports `running` until it is. */
+  private settling = 0
+  private reported: SessionActivity = 'idle'
   /** The model messages of the surface, built incrementally across steps and turns. */
   private readonly surfaceMessages = new SurfaceMessages()
 
@@ -41,6 +45,7 @@ export class Session implements SessionView {
     this.lock = new SessionLock(log.header.id)
     this.inbox = new Inbox(() => log.fold(inboxFold))
     log.onFailure((error) => this.stop(error))
+    this.lock.onStatus(() => this.report())
   }
 
   get id(): string {
@@ -69,9 +74,12 @@ export class Session implements SessionView {
     return this.lifetime.signal
   }
 
-  /** 'running' while a turn or maintenance task holds the session. */
+  /**
+   * 'running' while a turn or maintenance task holds the session, and until the `turn/end` of the
+   * last turn is durable (so `idle` is never reported before the events that end the turn are served).
+   */
   get status(): SessionActivity {
-    return this.lock.status
+    return this.lock.held || this.settling > 0 ? 'running' : 'idle'
   }
 
   event(seq: number): SessionEvent | undefined {
@@ -96,7 +104,8 @@ export class Session implements SessionView {
 
   /** Subscribes to idle/running changes. */
   onStatus(listener: (status: SessionActivity) => void): () => void {
-    return this.lock.onStatus(listener)
+    this.statusListeners.add(listener)
+    return () => this.statusListeners.delete(listener)
   }
 
   /** Subscribes to the text of answers as models stream them (transient, never stored). */
@@ -121,11 +130,17 @@ export class Session implements SessionView {
     })()
   }
 
+  /**
+   * Accepts a message: resolves once its `inbox/enqueued` is durable (SPEC 3.1). An idle session
+   * starts its turn before that barrier resolved: the turn's first events are ordered after the
+   * message in the log and go to disk with it (or with the write in flight's successor); the answer
+   * never waits for a write of the turn that is not also the message's.
+   */
   async enqueue(message: UserMessage, target: InboxTarget, withEvents: EventDraft[] = []): Promise<void> {
     this.assertOpen()
     await this.log.append([{ type: 'inbox/enqueued', data: { target, message } }, ...withEvents])
-    await this.barrier()
     this.scheduleKick()
+    await this.barrier()
   }
 
   /** Aborts the running turn; queued messages stay queued. */
@@ -206,10 +221,34 @@ export class Session implements SessionView {
     this.scheduleKick()
   }
 
+  /**
+   * A turn ended in the loop's view: the next turn may start at once (its writes join the barrier
+   * that makes this one's end durable), while the session reports `running` until that barrier resolved.
+   */
+  private settle(): void {
+    this.settling++
+    void this.log.flush().then(() => {
+      this.settling--
+      this.report()
+    })
+  }
+
+  /** Tells the status listeners when the reported status changed. */
+  private report(): void {
+    const status = this.status
+    if (status === this.reported) return
+    this.reported = status
+    for (const listener of this.statusListeners) listener(status)
+  }
+
+  /**
+   * Starts the next turn once the caller's synchronous work is done (a microtask): a turn started by
+   * a message appends its first events before the store writes the message, so they share its barrier.
+   */
   private scheduleKick(): void {
     if (this.kickScheduled || this.closed) return
     this.kickScheduled = true
-    setImmediate(() => {
+    queueMicrotask(() => {
       this.kickScheduled = false
       this.kick()
     })
@@ -245,6 +284,7 @@ export class Session implements SessionView {
       })
       .finally(() => {
         this.controller = null
+        this.settle()
         this.release()
       })
   }

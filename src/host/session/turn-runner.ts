@@ -59,7 +59,6 @@ async function drop(ctx: TurnContext, ids: string[], reason: string): Promise<vo
 async function endTurn(ctx: TurnContext, turn: number, reason: TurnEndReason, message?: string): Promise<void> {
   const data = message === undefined ? { turn, reason } : { turn, reason, message }
   await ctx.log.append([{ type: 'turn/end', data }])
-  await ctx.log.flush()
 }
 
 async function turnBody(ctx: TurnContext, signal: AbortSignal): Promise<void> {
