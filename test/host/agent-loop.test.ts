@@ -300,6 +300,19 @@ describe('agent loop', () => {
     await host.close()
   })
 
+  it('writes a message and the writes of a quick turn it starts with one fdatasync', async () => {
+    const dir = await tempDir()
+    const files = new FailingFiles()
+    const { host, model } = await makeHost(dir, { files })
+    model.push({ text: 'hi' })
+    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    const before = files.count('datasync', /s\.jsonl$/)
+    await session.enqueue(userMessage('m1', 'hello'), 'next-turn')
+    await settle(session)
+    expect({ datasyncs: files.count('datasync', /s\.jsonl$/) - before, durable: session.log.durableLength }).toEqual({ datasyncs: 1, durable: 8 })
+    await host.close()
+  })
+
   it("starts a message's turn while its barrier is in flight, and answers only once the message is durable", async () => {
     const dir = await tempDir()
     const files = new FailingFiles()

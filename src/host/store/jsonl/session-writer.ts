@@ -25,11 +25,17 @@ export type WriterStart = {
   trustKey: string | undefined
 }
 
+/** Resolves once the event loop has run the work queued now (microtasks included): the group commit window. */
+function afterQueuedWork(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
 /**
- * Appends of one JSONL session file with group commit: events queued while a write+fdatasync is in
- * flight go out together in the next one. After each barrier the open file must still be the file
- * at the path (a deleted or replaced file fails the writer), so nothing is acknowledged into a
- * detached inode.
+ * Appends of one JSONL session file with group commit: the first write waits until the event loop
+ * has run the work queued with it, so appends made together (a message and the first events of the
+ * turn it starts) share one write+fdatasync, and events queued while one is in flight go out
+ * together in the next. After each barrier the open file must still be the file at the path (a
+ * deleted or replaced file fails the writer), so nothing is acknowledged into a detached inode.
  */
 export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
   readonly header: SessionHeader
@@ -124,7 +130,7 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
 
   private kick(): void {
     if (this.cycling !== null || this.durability.failure) return
-    this.cycling = this.cycle().finally(() => {
+    this.cycling = afterQueuedWork().then(() => this.cycle()).finally(() => {
       this.cycling = null
       if (this.queue.length > 0 && !this.durability.failure) this.kick()
     })
