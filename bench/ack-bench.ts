@@ -1,6 +1,7 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BenchClient } from './http-client.ts'
+import { RawConnection } from './raw-connection.ts'
 import { percentile } from './measure.ts'
 import { startBare, startCli, type CliOptions, type ServerProcess } from './server-process.ts'
 import { SseReader } from '../test/support/sse-reader.ts'
@@ -168,12 +169,16 @@ const MESSAGE = (n: number): { text: string; clientTimeZone: string } => ({ text
  */
 class AckServer {
   private messages = 0
+  /** One connection per session's client (the same lean client as the bare server's). */
+  private readonly connections: RawConnection[]
 
   private constructor(
     private readonly server: ServerProcess,
     private readonly client: BenchClient,
     private readonly ids: string[],
-  ) {}
+  ) {
+    this.connections = ids.map(() => new RawConnection(new URL(server.url)))
+  }
 
   /** Starts the CLI and creates the sessions. */
   static async start(dataDir: string, sessions: number, cli: CliOptions): Promise<AckServer> {
@@ -197,7 +202,7 @@ class AckServer {
       () => this.server.cpuMs(),
       () =>
         closedLoops(this.ids.length, warmupMs, durationMs, async (worker) => {
-          const answer = await this.client.send('POST', `/api/sessions/${this.ids[worker]}/messages`, MESSAGE(this.messages++))
+          const answer = await this.connections[worker].send('POST', `/api/sessions/${this.ids[worker]}/messages`, MESSAGE(this.messages++))
           if (answer.status !== 202) throw new Error(`message POST answered ${answer.status}: ${answer.body}`)
         }),
       async () => {
@@ -221,6 +226,7 @@ class AckServer {
 
   /** Stops the CLI. */
   async stop(): Promise<void> {
+    for (const connection of this.connections) connection.close()
     this.client.close()
     await this.server.stop()
   }
@@ -228,17 +234,19 @@ class AckServer {
 
 /** The bare node:http server of bench/bare-server.ts, one file per session, the same clients. */
 class BareAcks {
+  private readonly connections: RawConnection[]
+
   private constructor(
     private readonly server: ServerProcess,
-    private readonly client: BenchClient,
-    private readonly workers: number,
-  ) {}
+    workers: number,
+  ) {
+    this.connections = Array.from({ length: workers }, () => new RawConnection(new URL(server.url)))
+  }
 
   /** Starts the bare server writing into `dir`. */
   static async start(dir: string, workers: number): Promise<BareAcks> {
     await mkdir(dir, { recursive: true })
-    const server = await startBare(dir)
-    return new BareAcks(server, new BenchClient(server.url, workers + 4), workers)
+    return new BareAcks(await startBare(dir), workers)
   }
 
   /** One timed window of every client. */
@@ -247,8 +255,8 @@ class BareAcks {
     return withCpu(
       () => this.server.cpuMs(),
       () =>
-        closedLoops(this.workers, warmupMs, durationMs, async (worker) => {
-          const answer = await this.client.send('POST', `/append/${worker}`, MESSAGE(n++))
+        closedLoops(this.connections.length, warmupMs, durationMs, async (worker) => {
+          const answer = await this.connections[worker].send('POST', `/append/${worker}`, MESSAGE(n++))
           if (answer.status !== 202) throw new Error(`bare POST answered ${answer.status}: ${answer.body}`)
         }),
     )
@@ -256,7 +264,7 @@ class BareAcks {
 
   /** Stops the server. */
   async stop(): Promise<void> {
-    this.client.close()
+    for (const connection of this.connections) connection.close()
     await this.server.stop()
   }
 }
