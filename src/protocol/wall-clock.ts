@@ -50,10 +50,36 @@ function fixedWidth(text: string): WallClock | null {
   return { year: century * 100 + years, month, day, hour, minute, second }
 }
 
+/** The last second read per zone, its fields copied (a reading is rendered and then validated at the same second, and many Sessions read the same one). */
+type LastRead = { at: number; year: number; month: number; day: number; hour: number; minute: number; second: number }
+const lastRead = new Map<string, LastRead>()
+
 /** The wall clock of an instant (floored to the second) in a valid IANA zone; throws RangeError for an unknown zone. */
 export function wallClockAt(timeZone: string, epochMs: number): WallClock {
-  const formatter = zoneFormatter(timeZone)
   const wholeSecond = Math.floor(epochMs / 1000) * 1000
+  let last = lastRead.get(timeZone)
+  if (last !== undefined && last.at === wholeSecond) {
+    return { year: last.year, month: last.month, day: last.day, hour: last.hour, minute: last.minute, second: last.second }
+  }
+  const wall = readWallClock(timeZone, wholeSecond)
+  if (last === undefined) {
+    if (lastRead.size >= FORMATTER_LIMIT) lastRead.clear()
+    last = { at: wholeSecond, ...wall }
+    lastRead.set(timeZone, last)
+  } else {
+    last.at = wholeSecond
+    last.year = wall.year
+    last.month = wall.month
+    last.day = wall.day
+    last.hour = wall.hour
+    last.minute = wall.minute
+    last.second = wall.second
+  }
+  return wall
+}
+
+function readWallClock(timeZone: string, wholeSecond: number): WallClock {
+  const formatter = zoneFormatter(timeZone)
   const text = formatter.format(wholeSecond)
   const fixed = fixedWidth(text)
   if (fixed !== null) return fixed

@@ -21,6 +21,16 @@ describe('wallClockAt', () => {
     })
   })
 
+  it('answers a second read again in a zone with an equal, separate object', () => {
+    const at = Date.UTC(2026, 6, 15, 1, 1, 1, 250)
+    const first = wallClockAt('Asia/Kolkata', at)
+    first.hour = 99
+    expect(wallClockAt('Asia/Kolkata', at + 500)).toEqual({ year: 2026, month: 7, day: 15, hour: 6, minute: 31, second: 1 })
+    expect(wallClockAt('Asia/Kolkata', at + 1000)).toEqual({ year: 2026, month: 7, day: 15, hour: 6, minute: 31, second: 2 })
+    expect(wallClockAt('America/New_York', at)).toEqual({ year: 2026, month: 7, day: 14, hour: 21, minute: 1, second: 1 })
+    expect(wallClockAt('Asia/Kolkata', at)).toEqual({ year: 2026, month: 7, day: 15, hour: 6, minute: 31, second: 1 })
+  })
+
   it('reads midnight as hour 0', () => {
     expect(wallClockAt('UTC', Date.UTC(2026, 6, 15))).toEqual({ year: 2026, month: 7, day: 15, hour: 0, minute: 0, second: 0 })
   })
