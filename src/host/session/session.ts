@@ -133,8 +133,8 @@ export class Session implements SessionView {
   /**
    * Accepts a message: resolves once its `inbox/enqueued` is durable (SPEC 3.1). An idle session
    * starts its turn before that barrier resolved: the turn's first events are ordered after the
-   * message in the log and go to disk with it (or with the write in flight's successor); the answer
-   * never waits for a write of the turn that is not also the message's.
+   * message in the log and reach the disk in the same write (or in the next one, when a write was
+   * already in flight), so the answer waits for no write of the turn that is not also the message's.
    */
   async enqueue(message: UserMessage, target: InboxTarget, withEvents: EventDraft[] = []): Promise<void> {
     this.assertOpen()
