@@ -368,8 +368,10 @@ export async function acksWhileTurn(dataDir: string, messages: number): Promise<
 }
 
 /**
- * The acknowledgement bench at each concurrency: `rounds` timed windows of the append+fsync floor
- * and of the server, alternating, on the same disk; latencies pooled over the rounds.
+ * The acknowledgement bench at each concurrency: every side first runs `processWarmupMs` of the
+ * same load untimed (a fresh server's JIT and heap growth are not its throughput), then `rounds`
+ * timed windows of the append+fsync floor and of the server, alternating, on the same disk;
+ * latencies pooled over the rounds.
  */
 export async function measureAcks(
   root: string,
@@ -379,6 +381,7 @@ export async function measureAcks(
   durationMs: number,
   log: (line: string) => void,
   cli: CliOptions = {},
+  processWarmupMs = 2000,
 ): Promise<AckLevel[]> {
   const out: AckLevel[] = []
   for (const sessions of levels) {
@@ -396,6 +399,10 @@ export async function measureAcks(
       const serverWindows: Window[] = []
       const parkedWindows: Window[] = []
       let drainMs = 0
+      await floor.run(processWarmupMs, 0)
+      await bare.run(processWarmupMs, 0)
+      await server.run(processWarmupMs, 0)
+      if (parked !== null) await parked.run(processWarmupMs, 0, false)
       for (let r = 0; r < rounds; r++) {
         floorWindows.push(await floor.run(warmupMs, durationMs))
         bareWindows.push(await bare.run(warmupMs, durationMs))

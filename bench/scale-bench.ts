@@ -15,6 +15,8 @@ export type ScalePlan = {
   ackLevels: number[]
   ackRounds: number
   ackWindowMs: number
+  /** Untimed load each side of the acknowledgement bench runs once before its first window. */
+  ackWarmupMs: number
   turnMessages: number
   fanoutLevels: number[]
   fanoutPosts: number
@@ -23,8 +25,8 @@ export type ScalePlan = {
 /** The full plan (SPEC 12.1 sizes) and the reduced one of `--quick`. */
 export function scalePlan(quick: boolean): ScalePlan {
   return quick
-    ? { sessions: 1000, startReps: 3, pageReps: 15, freshReps: 1, ackLevels: [1, 10, 100], ackRounds: 1, ackWindowMs: 1500, turnMessages: 50, fanoutLevels: [1, 100], fanoutPosts: 50 }
-    : { sessions: 10_000, startReps: 5, pageReps: 25, freshReps: 3, ackLevels: [1, 10, 100], ackRounds: 2, ackWindowMs: 2000, turnMessages: 100, fanoutLevels: [1, 100, 500], fanoutPosts: 100 }
+    ? { sessions: 1000, startReps: 3, pageReps: 15, freshReps: 1, ackLevels: [1, 10, 100], ackRounds: 1, ackWindowMs: 1500, ackWarmupMs: 1000, turnMessages: 50, fanoutLevels: [1, 100], fanoutPosts: 50 }
+    : { sessions: 10_000, startReps: 5, pageReps: 25, freshReps: 3, ackLevels: [1, 10, 100], ackRounds: 2, ackWindowMs: 2000, ackWarmupMs: 2000, turnMessages: 100, fanoutLevels: [1, 100, 500], fanoutPosts: 100 }
 }
 
 /**
@@ -49,7 +51,7 @@ export async function measureScale(
     const cells = ['last', 'middle'].map((kind) => `${kind} ${fmt(pages.medians.get(`${state}:${kind}:${big.id}`))} / ${fmt(pages.medians.get(`${state}:${kind}:${small.id}`))} ms`)
     log(`events pages ${state}, ${sizeLabel(big.events - (big.events % 1000))} / ${sizeLabel(small.events - (small.events % 1000))}: ${cells.join(', ')}`)
   }
-  const acks = await measureAcks(join(root, 'acks'), plan.ackLevels, plan.ackRounds, 500, plan.ackWindowMs, log)
+  const acks = await measureAcks(join(root, 'acks'), plan.ackLevels, plan.ackRounds, 500, plan.ackWindowMs, log, {}, plan.ackWarmupMs)
   const whileTurn = await acksWhileTurn(join(root, 'acks', 'turn'), plan.turnMessages)
   log(`acks behind a turn: busy p50 ${fmt(whileTurn.busyP50, 2)} ms, idle p50 ${fmt(whileTurn.idleP50, 2)} ms, turn p50 ${fmt(whileTurn.turnP50, 2)} ms`)
   const fanout = await measureFanout(join(root, 'fanout'), plan.fanoutLevels, 10, plan.fanoutPosts, log)
