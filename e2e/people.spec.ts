@@ -157,6 +157,55 @@ test('a reminder in Session A that comes due while Session B is open: toast, unr
   await page.screenshot({ path: testInfo.outputPath('opened-after-snooze.png') })
 })
 
+test('with notifications allowed and the window in the background, a due reminder raises a system notification whose click opens its Session', async ({ zones, servers }) => {
+  const server = await servers.start({
+    script: [
+      { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Water the plants', after_seconds: 3 } }] },
+      { text: 'Noted.' },
+      { text: 'Reminder: water the plants.' },
+    ],
+  })
+  const page = await zones.open('Europe/Lisbon', server.url, { permissions: ['notifications'] })
+  // the real Notification, recorded as it is constructed (Chromium shows nothing headless)
+  await page.context().addInitScript(() => {
+    const Real = window.Notification
+    const seen = window as unknown as { raised: { title: string; body?: string; tag?: string }[]; lastRaised: Notification | null }
+    seen.raised = []
+    seen.lastRaised = null
+    class Recorded extends Real {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options)
+        seen.raised.push({ title, body: options?.body, tag: options?.tag })
+        seen.lastRaised = this
+      }
+    }
+    Object.defineProperty(Recorded, 'permission', { get: () => Real.permission })
+    window.Notification = Recorded as typeof Notification
+  })
+  await page.reload()
+  expect(await page.evaluate(() => Notification.permission)).toBe('granted')
+  const a = await createSessionFromUi(page)
+  await sendMessage(page, 'Remind me in 3 seconds to water the plants')
+  await expect(page.getByTestId('reminder')).toHaveCount(1)
+  const [{ scheduledAt }] = await fetchSchedules(server.url, a)
+  const b = await createSessionFromUi(page)
+  expect(b).not.toBe(a)
+  // the person has switched to another window (headless pages always report focus)
+  await page.evaluate(() => {
+    document.hasFocus = () => false
+  })
+
+  const raised = () => page.evaluate(() => (window as unknown as { raised: unknown[] }).raised)
+  await expect.poll(raised, { timeout: 20_000 }).toHaveLength(1)
+  expect(await raised()).toEqual([{ title: 'Reminder: Water the plants', body: 'Schedule Web', tag: `${a}\u0000schedule-1\u0000${String(scheduledAt)}` }])
+  await expect(page.getByTestId('toast')).toContainText('Water the plants')
+
+  await page.evaluate(() => (window as unknown as { lastRaised: Notification }).lastRaised.dispatchEvent(new Event('click')))
+  await page.waitForURL(new RegExp(`/s/${a}$`))
+  await expect(page.getByTestId('reminder-due')).toContainText('Water the plants')
+  expect(await raised()).toHaveLength(1)
+})
+
 test('Open on a toast goes to the Session; Done on the due card dismisses the notice', async ({ zones, servers }) => {
   const server = await servers.start({
     script: [
