@@ -67,13 +67,8 @@ export function wallClockAt(timeZone: string, epochMs: number): WallClock {
     last = { at: wholeSecond, ...wall }
     lastRead.set(timeZone, last)
   } else {
+    Object.assign(last, wall)
     last.at = wholeSecond
-    last.year = wall.year
-    last.month = wall.month
-    last.day = wall.day
-    last.hour = wall.hour
-    last.minute = wall.minute
-    last.second = wall.second
   }
   return wall
 }

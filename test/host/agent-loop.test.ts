@@ -21,6 +21,15 @@ const echoTool: ToolDefinition = {
   execute: async (args) => ({ text: JSON.stringify(args) }),
 }
 
+/** A host whose session file calls go through `FailingFiles` (to count or hold them), with session `s` and the model's answers queued. */
+async function onFiles(...answers: { text: string }[]) {
+  const files = new FailingFiles()
+  const { host, model } = await makeHost(await tempDir(), { files })
+  model.push(...answers)
+  const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+  return { host, model, files, session }
+}
+
 describe('agent loop', () => {
   it('runs a queued message as one turn in the order of SPEC 2.3', async () => {
     const dir = await tempDir()
@@ -301,11 +310,7 @@ describe('agent loop', () => {
   })
 
   it('writes a message and the writes of a quick turn it starts with one fdatasync', async () => {
-    const dir = await tempDir()
-    const files = new FailingFiles()
-    const { host, model } = await makeHost(dir, { files })
-    model.push({ text: 'hi' })
-    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    const { host, model, files, session } = await onFiles({ text: 'hi' })
     const before = files.count('datasync', /s\.jsonl$/)
     await session.enqueue(userMessage('m1', 'hello'), 'next-turn')
     await settle(session)
@@ -314,11 +319,7 @@ describe('agent loop', () => {
   })
 
   it("starts a message's turn while its barrier is in flight, and answers only once the message is durable", async () => {
-    const dir = await tempDir()
-    const files = new FailingFiles()
-    const { host, model } = await makeHost(dir, { files })
-    model.push({ text: 'hi' })
-    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    const { host, model, files, session } = await onFiles({ text: 'hi' })
     const release = files.hold('datasync', /s\.jsonl$/)
     let answered = false
     const accepted = session.enqueue(userMessage('m1', 'hello'), 'next-turn').then(() => (answered = true))
@@ -338,11 +339,7 @@ describe('agent loop', () => {
   })
 
   it('starts the next turn before the last one ended durably, and reports idle only once every turn/end is durable', async () => {
-    const dir = await tempDir()
-    const files = new FailingFiles()
-    const { host, model } = await makeHost(dir, { files })
-    model.push({ text: 'one' }, { text: 'two' })
-    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    const { host, model, files, session } = await onFiles({ text: 'one' }, { text: 'two' })
     const seen: { status: string; durable: number; last: string | undefined }[] = []
     session.onStatus((status) => seen.push({ status, durable: session.log.durableLength, last: session.log.durableSlice(0).at(-1)?.type }))
     const release = files.hold('datasync', /s\.jsonl$/)
