@@ -353,6 +353,8 @@ export class Host {
     log.onFailure((error) => this.failed(session, error))
     this.feedFor(log.header, log.durableLength).attach(session)
     log.onDurable((events) => {
+      // what this replica announced itself: once another replica appends, only what follows is new here
+      if (this.replication) this.remoteCounts.set(id, { count: log.durableLength, openTurn: log.fold(loopFold).openTurn !== null })
       for (const listener of this.eventListeners) listener(id, events)
       this.changed(id)
     })
