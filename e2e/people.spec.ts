@@ -206,6 +206,37 @@ test('with notifications allowed and the window in the background, a due reminde
   expect(await raised()).toHaveLength(1)
 })
 
+test('Snooze on the due card makes a new reminder 10 min later and the card keeps saying when, after a reload too', async ({ zones, servers }) => {
+  const server = await servers.start({
+    script: [
+      { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Check the oven', after_seconds: 3 } }] },
+      { text: 'Noted.' },
+      { text: 'Reminder: check the oven.' },
+    ],
+  })
+  const page = await zones.open('America/Sao_Paulo', server.url)
+  const id = await createSessionFromUi(page)
+  await sendMessage(page, 'Remind me in 3 seconds to check the oven')
+  const card = page.getByTestId('reminder-due')
+  await expect(card).toContainText('Check the oven', { timeout: 20_000 })
+  const snoozedAt = Date.now()
+  await card.getByTestId('reminder-snooze').click()
+  await expect.poll(async () => (await fetchSchedules(server.url, id)).length).toBe(1)
+  const [snoozed] = await fetchSchedules(server.url, id)
+  expect(snoozed).toMatchObject({ id: 'schedule-2', kind: 'after', prompt: 'Check the oven', afterSeconds: 600, state: 'scheduled' })
+  expect(Date.parse(snoozed.scheduledAt as string) - snoozedAt).toBeGreaterThan(590_000)
+  const when = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', hour: 'numeric', minute: '2-digit' }).format(Date.parse(snoozed.scheduledAt as string))
+  const said = new RegExp(`^Snoozed: again (today|tomorrow) ${when.replace(/\s/g, '\\s')}\\.$`)
+  await expect(card.getByRole('status')).toHaveText(said)
+  await expect(card.getByTestId('reminder-snooze')).toHaveCount(0)
+  await expect(page.getByTestId('toast')).toHaveCount(0)
+
+  await page.reload()
+  await expect(page.getByTestId('reminder-due').getByRole('status')).toHaveText(said)
+  await expect(page.getByTestId('reminder-due').getByTestId('reminder-snooze')).toHaveCount(0)
+  await expect(page.getByTestId('reminder-due').getByTestId('reminder-done')).toHaveCount(0)
+})
+
 test('Open on a toast goes to the Session; Done on the due card dismisses the notice', async ({ zones, servers }) => {
   const server = await servers.start({
     script: [

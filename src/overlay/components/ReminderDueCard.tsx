@@ -1,21 +1,39 @@
-import { memo, useState } from 'react'
+import { memo } from 'react'
 import { errorMessage } from '../data/http.ts'
-import { markDone, noticeKey } from '../data/notices.ts'
+import { markDone, markSnoozed, noticeKey } from '../data/notices.ts'
 import { useSnooze } from '../data/queries.ts'
 import { instantMs } from '../lib/countdown.ts'
 import { zonedTimes } from '../lib/zoned-time.ts'
 import type { DueReminder, ReminderFollowUp } from '../lib/schedule-reminder.ts'
 
 /** What a due card needs besides the follow-up. */
-export type DueContext = { sessionId: string; sessionZone: string | null; browserZone: string | null; locale: string; now: number; offline: boolean; done: ReadonlySet<string> }
+export type DueContext = {
+  sessionId: string
+  sessionZone: string | null
+  browserZone: string | null
+  locale: string
+  now: number
+  offline: boolean
+  done: ReadonlySet<string>
+  /** Occurrences snoozed here, each with when its replacing reminder is due (ISO). */
+  snoozed: Readonly<Record<string, string>>
+}
+
+/** "again <when>" for a snoozed occurrence, in the Session zone's words. */
+function snoozedLabel(until: string, context: DueContext): string {
+  const target = instantMs(until)
+  const next = target === null ? null : zonedTimes(target, context.sessionZone, null, context.locale, context.now).own
+  return next === null ? 'again later' : `again ${next.when}`
+}
 
 function DueReminderRow({ reminder, context }: { reminder: DueReminder; context: DueContext }) {
   const snooze = useSnooze()
-  const [snoozedTo, setSnoozedTo] = useState<string | null>(null)
   const at = instantMs(reminder.occurrenceAt)
   const times = at === null ? null : zonedTimes(at, context.sessionZone, context.browserZone, context.locale, context.now)
   const key = noticeKey(context.sessionId, reminder.scheduleId, reminder.occurrenceAt)
   const done = context.done.has(key)
+  const until = context.snoozed[key]
+  const snoozedTo = until === undefined ? null : snoozedLabel(until, context)
   const scheduleId = reminder.scheduleId
   return (
     <div className="reminder-due-body" data-schedule-id={scheduleId} data-done={done}>
@@ -37,7 +55,7 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
         {reminder.missed > 0 && <span> · {reminder.missed} missed before this one</span>}
       </p>
       {snoozedTo !== null && <p className="small" role="status">Snoozed: {snoozedTo}.</p>}
-      {done && <p className="small muted">Done.</p>}
+      {done && snoozedTo === null && <p className="small muted">Done.</p>}
       {!done && snoozedTo === null && (
         <div className="actions">
           <button
@@ -48,14 +66,7 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
             onClick={() =>
               snooze.mutate(
                 { sessionId: context.sessionId, scheduleId },
-                {
-                  onSuccess: (view) => {
-                    const target = instantMs(view.scheduledAt)
-                    const next = target === null ? null : zonedTimes(target, context.sessionZone, null, context.locale, Date.now()).own
-                    setSnoozedTo(next === null ? view.id : `again ${next.when}`)
-                    markDone(key)
-                  },
-                },
+                { onSuccess: (view) => markSnoozed(key, view.scheduledAt) },
               )
             }
           >

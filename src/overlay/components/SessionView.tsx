@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { SessionHeader, SessionSummary } from '../../protocol/index.ts'
 import { ApiError } from '../data/http.ts'
-import { useDone } from '../data/notices.ts'
+import { useDone, useSnoozed } from '../data/notices.ts'
 import { useCancelTurn, useSendMessage, useSession, useSessionLog } from '../data/queries.ts'
 import { useSessionStream } from '../data/stream.ts'
 import { useStreamingText } from '../data/streaming-text.ts'
@@ -39,6 +39,7 @@ export function SessionView({
   const stream = useSessionStream(sessionId, log.isSuccess)
   const streaming = useStreamingText(sessionId)
   const done = useDone()
+  const snoozed = useSnoozed()
   const now = useNow(60_000)
   const cancel = useCancelTurn(sessionId)
   const retry = useSendMessage(sessionId)
@@ -144,6 +145,7 @@ export function SessionView({
                 now,
                 offline,
                 done,
+                snoozed,
                 running,
                 retrying: retry.isPending,
                 onRetry: (prompt) => retry.mutate({ text: prompt, mode: 'queue' }),

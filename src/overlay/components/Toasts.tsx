@@ -1,5 +1,5 @@
 import { errorMessage } from '../data/http.ts'
-import { dismissToast, markDone, useToasts, type DueNotice } from '../data/notices.ts'
+import { dismissToast, markSnoozed, useToasts, type DueNotice } from '../data/notices.ts'
 import { useSession, useSnooze } from '../data/queries.ts'
 import { useNow } from '../hooks/use-now.ts'
 import { instantMs } from '../lib/countdown.ts'
@@ -66,7 +66,7 @@ function Toast({
           className="button button-small"
           data-testid="reminder-snooze"
           disabled={snooze.isPending || offline}
-          onClick={() => snooze.mutate({ sessionId: notice.sessionId, scheduleId: notice.scheduleId }, { onSuccess: () => markDone(notice.key) })}
+          onClick={() => snooze.mutate({ sessionId: notice.sessionId, scheduleId: notice.scheduleId }, { onSuccess: (view) => markSnoozed(notice.key, view.scheduledAt) })}
         >
           {snooze.isPending ? 'Snoozing…' : 'Snooze 10 min'}
         </button>

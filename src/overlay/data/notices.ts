@@ -4,10 +4,18 @@ import type { ReminderDueNotice } from '../../protocol/index.ts'
 /** A reminder of some Session that came due (`event: reminder-due`, SPEC 8 v2), with the key of that occurrence. */
 export type DueNotice = ReminderDueNotice & { key: string }
 
-type State = { toasts: DueNotice[]; unread: Readonly<Record<string, number>>; done: ReadonlySet<string>; active: string | null }
+type State = {
+  toasts: DueNotice[]
+  unread: Readonly<Record<string, number>>
+  done: ReadonlySet<string>
+  /** Occurrences snoozed here, with when the reminder that replaced them is due. */
+  snoozed: Readonly<Record<string, string>>
+  active: string | null
+}
 
 const UNREAD_KEY = 'schedule-web:unread'
 const DONE_KEY = 'schedule-web:done'
+const SNOOZED_KEY = 'schedule-web:snoozed'
 const DONE_LIMIT = 500
 const TOAST_LIMIT = 4
 
@@ -33,11 +41,14 @@ function save(key: string, value: unknown): void {
 const isCounts = (value: unknown): value is Record<string, number> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((n) => Number.isSafeInteger(n) && (n as number) > 0)
 const isKeys = (value: unknown): value is string[] => Array.isArray(value) && value.every((k) => typeof k === 'string')
+const isLabels = (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string')
 
 let state: State = {
   toasts: [],
   unread: typeof window === 'undefined' ? {} : load(UNREAD_KEY, {}, isCounts),
   done: new Set(typeof window === 'undefined' ? [] : load(DONE_KEY, [], isKeys)),
+  snoozed: typeof window === 'undefined' ? {} : load(SNOOZED_KEY, {}, isLabels),
   active: null,
 }
 const listeners = new Set<() => void>()
@@ -45,6 +56,7 @@ const listeners = new Set<() => void>()
 function set(next: State): void {
   if (next.unread !== state.unread) save(UNREAD_KEY, next.unread)
   if (next.done !== state.done) save(DONE_KEY, [...next.done].slice(-DONE_LIMIT))
+  if (next.snoozed !== state.snoozed) save(SNOOZED_KEY, Object.fromEntries(Object.entries(next.snoozed).slice(-DONE_LIMIT)))
   state = next
   for (const listener of listeners) listener()
 }
@@ -80,6 +92,13 @@ export function markDone(key: string): void {
   set({ ...state, done, toasts: state.toasts.filter((t) => t.key !== key) })
 }
 
+/** Marks a reminder occurrence as snoozed (handled, like Done) by a reminder due at `until` (ISO): its due card says when, wherever it is shown again. */
+export function markSnoozed(key: string, until: string): void {
+  const done = new Set(state.done)
+  done.add(key)
+  set({ ...state, done, snoozed: { ...state.snoozed, [key]: until }, toasts: state.toasts.filter((t) => t.key !== key) })
+}
+
 /** Clears a Session's unread mark. */
 export function markRead(sessionId: string): void {
   if (state.unread[sessionId] === undefined) return
@@ -111,4 +130,9 @@ export function useUnread(): Readonly<Record<string, number>> {
 /** Occurrences the person marked Done. */
 export function useDone(): ReadonlySet<string> {
   return useSyncExternalStore(subscribe, () => state.done)
+}
+
+/** Occurrences snoozed here, each with when its replacing reminder is due (ISO). */
+export function useSnoozed(): Readonly<Record<string, string>> {
+  return useSyncExternalStore(subscribe, () => state.snoozed)
 }
