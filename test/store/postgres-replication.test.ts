@@ -122,6 +122,24 @@ describe('sessions a replica watches (SPEC 14.3)', () => {
     return { a, host, watch }
   }
 
+  /** The seqs of session `s` the host's event listeners hear (what `GET /api/stream` notices come from), in order. */
+  function heard(host: Host): number[] {
+    const seen: number[] = []
+    host.onEvents((id, events) => {
+      if (id === 's') seen.push(...events.map((e) => e.seq))
+    })
+    return seen
+  }
+
+  /** Replica `a` takes `s` over once this host let it go, and appends the user message `seq` there. */
+  async function appendElsewhere(a: { store: PostgresStore; replication: Replication }, seq: number): Promise<void> {
+    await vi.waitFor(async () => expect(await a.replication.claim('s')).toBe(true))
+    const writer = await a.store.openSession('s', noop)
+    writer.append([event(seq)], { ...summary, eventCount: seq + 1 })
+    await writer.barrier()
+    await writer.close()
+  }
+
   it('stops watching a session once a page of it was read and nobody follows it', async () => {
     const db = await freshDatabase()
     const { host, watch } = await heldElsewhere(db)
@@ -159,13 +177,11 @@ describe('sessions a replica watches (SPEC 14.3)', () => {
       await host.close()
     }
   })
+
   it('announces to its event listeners only what another replica appended after a session closed here', async () => {
     const db = await freshDatabase()
     const { a, host } = await heldElsewhere(db, 1)
-    const seen: number[] = []
-    host.onEvents((id, events) => {
-      if (id === 's') seen.push(...events.map((e) => e.seq))
-    })
+    const seen = heard(host)
     try {
       const leave = (await host.feed('s')).onEvents(() => undefined)
       await a.replication.release('s')
@@ -174,11 +190,7 @@ describe('sessions a replica watches (SPEC 14.3)', () => {
       await vi.waitFor(() => expect(seen).toEqual([1]))
       // opening another session closes `s` (one session open at most) and releases its lease
       await host.createSession({ id: 't', timeZone: 'UTC' })
-      await vi.waitFor(async () => expect(await a.replication.claim('s')).toBe(true))
-      const writer = await a.store.openSession('s', noop)
-      writer.append([event(2)], { ...summary, eventCount: 3 })
-      await writer.barrier()
-      await writer.close()
+      await appendElsewhere(a, 2)
       await vi.waitFor(() => expect(seen).toContain(2))
       expect(seen).toEqual([1, 2])
       leave()
@@ -186,26 +198,20 @@ describe('sessions a replica watches (SPEC 14.3)', () => {
       await host.close()
     }
   })
+
   it('announces to its event listeners what another replica appends to a session that was made and closed here', async () => {
     const db = await freshDatabase()
     const a = await replicaStore(db, 'a')
     const b = await replicaStore(db, 'b')
     const host = await Host.create({ store: b.store, model: new ScriptedModel(), log: () => undefined, maxOpenSessions: 1 })
-    const seen: number[] = []
-    host.onEvents((id, events) => {
-      if (id === 's') seen.push(...events.map((e) => e.seq))
-    })
+    const seen = heard(host)
     try {
       const session = (await host.createSession({ id: 's', timeZone: 'UTC' })).session
       const leave = (await host.feed('s')).onEvents(() => undefined)
       await session.rename('made here')
       await vi.waitFor(() => expect(seen).toEqual([0]))
       await host.createSession({ id: 't', timeZone: 'UTC' })
-      await vi.waitFor(async () => expect(await a.replication.claim('s')).toBe(true))
-      const writer = await a.store.openSession('s', noop)
-      writer.append([event(1)], { ...summary, eventCount: 2 })
-      await writer.barrier()
-      await writer.close()
+      await appendElsewhere(a, 1)
       await vi.waitFor(() => expect(seen).toEqual([0, 1]))
       leave()
     } finally {
