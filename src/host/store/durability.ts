@@ -3,6 +3,15 @@ import type { StoreError } from './store-error.ts'
 type Waiter = { target: number; resolve: () => void; reject: (error: StoreError) => void }
 
 /**
+ * The group commit window of every store's writer: a batch is written only once the event loop has
+ * run the work queued with its first append (microtasks included), so appends made together — a
+ * message and the first events of the turn it starts — share one write and one barrier.
+ */
+export function afterQueuedWork(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
+/**
  * The durable end of one session's writer, and who waits on it: barriers, listeners of newly
  * durable events and of the failure that stops the writer. Every store's writer keeps one.
  */

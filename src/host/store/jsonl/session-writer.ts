@@ -1,12 +1,11 @@
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { storageUnavailable } from '../store-error.ts'
 import type { SessionWriter, StoredSummary } from '../store.ts'
-import { DurableWriter } from '../durability.ts'
+import { afterQueuedWork, DurableWriter } from '../durability.ts'
 import type { Hash } from 'node:crypto'
 import type { Stats } from 'node:fs'
 import { identityOf, type FileIdentity, type StoredCheckpoint } from './catalog.ts'
 import type { FileHandleLike, FileLayer } from './file-layer.ts'
-
 
 /** Where an open session file stands when its writer starts. */
 export type WriterStart = {
@@ -25,16 +24,10 @@ export type WriterStart = {
   trustKey: string | undefined
 }
 
-/** Resolves once the event loop has run the work queued now (microtasks included): the group commit window. */
-function afterQueuedWork(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
-}
-
 /**
- * Appends of one JSONL session file with group commit: the first write waits until the event loop
- * has run the work queued with it, so appends made together (a message and the first events of the
- * turn it starts) share one write+fdatasync, and events queued while one is in flight go out
- * together in the next. After each barrier the open file must still be the file at the path (a
+ * Appends of one JSONL session file with group commit: the first write waits for the work queued
+ * with it (`afterQueuedWork`), so appends made together share one write+fdatasync, and events
+ * queued while one is in flight go out together in the next. After each barrier the open file must still be the file at the path (a
  * deleted or replaced file fails the writer), so nothing is acknowledged into a detached inode.
  */
 export class JsonlSessionWriter extends DurableWriter implements SessionWriter {

@@ -2,16 +2,16 @@ import type pg from 'pg'
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { StoreError, storageUnavailable } from '../store-error.ts'
 import type { SessionWriter, StoredSummary } from '../store.ts'
-import { DurableWriter } from '../durability.ts'
+import { afterQueuedWork, DurableWriter } from '../durability.ts'
 import type { CommitFailure, GroupCommitter, LeaseFence } from './group-commit.ts'
 import { unavailable } from './pg-failure.ts'
-
 
 /** Most events one batch gathers from several appends (a longer queue goes in several transactions, in order; one append is never split). */
 const MAX_BATCH_EVENTS = 10_000
 
 /**
- * Appends of one session on PostgreSQL with group commit: events queued while the session's batch
+ * Appends of one session on PostgreSQL with group commit: a batch waits for the work queued with its
+ * first append (`afterQueuedWork`), events queued while the session's batch
  * is in flight go together in its next one, and the store's committer joins the batches of many
  * sessions in one transaction. An event is durable when its transaction commits (SPEC 14.2). A
  * batch whose connection was lost mid-statement may have committed: the writer fails, and
@@ -78,7 +78,7 @@ export class PostgresSessionWriter extends DurableWriter implements SessionWrite
 
   private kick(): void {
     if (this.cycling !== null || this.durability.failure) return
-    this.cycling = this.cycle().finally(() => {
+    this.cycling = afterQueuedWork().then(() => this.cycle()).finally(() => {
       this.cycling = null
       if ((this.queue.length > 0 || this.summary !== null) && !this.durability.failure) this.kick()
     })
