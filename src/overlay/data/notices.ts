@@ -87,16 +87,19 @@ export function dismissToast(key: string): void {
 
 /** Marks a reminder occurrence as handled (Done): its toast closes and its due card says so. */
 export function markDone(key: string): void {
+  handled(key, state.snoozed)
+}
+
+/** An occurrence handled here: marked done, its toast closed, with the snoozes known after it. */
+function handled(key: string, snoozed: Readonly<Record<string, string>>): void {
   const done = new Set(state.done)
   done.add(key)
-  set({ ...state, done, toasts: state.toasts.filter((t) => t.key !== key) })
+  set({ ...state, done, snoozed, toasts: state.toasts.filter((t) => t.key !== key) })
 }
 
 /** Marks a reminder occurrence as snoozed (handled, like Done) by a reminder due at `until` (ISO): its due card says when, wherever it is shown again. */
 export function markSnoozed(key: string, until: string): void {
-  const done = new Set(state.done)
-  done.add(key)
-  set({ ...state, done, snoozed: { ...state.snoozed, [key]: until }, toasts: state.toasts.filter((t) => t.key !== key) })
+  handled(key, { ...state.snoozed, [key]: until })
 }
 
 /** Clears a Session's unread mark. */
