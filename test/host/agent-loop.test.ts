@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { UserMessage } from '../../src/protocol/events.ts'
 import type { PluginContext, PreStepListener, ToolDefinition } from '../../src/host/plugin-api.ts'
@@ -370,8 +372,12 @@ describe('agent loop', () => {
 
   it('restores accepted messages that never entered after a restart and runs them', async () => {
     const dir = await tempDir()
+    // the first host stops mid-turn: its step is held until the host closes, and by then its disk fails
+    const files = new FailingFiles()
+    const held = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)))
     const first = await makeHost(dir, {
-      plugins: [pluginWith('hold', (c) => c.on('agent/pre-step', () => new Promise(() => undefined)))],
+      files,
+      plugins: [pluginWith('hold', (c) => c.on('agent/pre-step', ({ signal }) => held(signal)))],
     })
     const { session } = await first.host.createSession({ id: 's', timeZone: 'UTC' })
     await session.enqueue(userMessage('m1', 'first'), 'next-turn')
@@ -390,6 +396,10 @@ describe('agent loop', () => {
       { turn: 3, reason: 'completed' },
     ])
     await second.host.close()
+    const written = await readFile(join(dir, 'sessions', 's.jsonl'), 'utf8')
+    files.inject({ op: 'write', code: 'EIO' })
+    await first.host.close()
+    expect(await readFile(join(dir, 'sessions', 's.jsonl'), 'utf8')).toBe(written)
   })
 
   it('compacts the surface on request: shadowed events stay in the raw log and leave the request', async () => {
