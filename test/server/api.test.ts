@@ -834,10 +834,21 @@ describe('PATCH /api/sessions/:id (SPEC 8 v2)', () => {
       body: { session: { ...summary('s', 'UTC'), title: 'Trip plans', eventCount: 1 } },
     })
     expect(await call(app, 'PATCH', '/api/sessions/s', { title: 'Trip plans, v2' })).toMatchObject({ status: 200, body: { session: { title: 'Trip plans, v2' } } })
-    for (const body of [{ title: '' }, { title: '   ' }, { title: 'x'.repeat(121) }, { title: 5 }, { title: 'ok', extra: 1 }, {}]) {
-      expect((await call(app, 'PATCH', '/api/sessions/s', body)).status).toBe(400)
-    }
-    expect((await call(app, 'PATCH', '/api/sessions/nope', { title: 'x' })).status).toBe(404)
+    const refusals: [unknown, string][] = [
+      [{ title: '' }, 'title: title must not be empty'],
+      [{ title: '   ' }, 'title: title must not be empty'],
+      [{ title: 'x'.repeat(121) }, 'title: title must be at most 120 characters'],
+      [{ title: 5 }, 'title: Invalid input: expected string, received number'],
+      [{ title: 'ok', extra: 1 }, 'body: Unrecognized key: "extra"'],
+      [{}, 'title: Invalid input: expected string, received undefined'],
+    ]
+    const answers = []
+    for (const [body] of refusals) answers.push(await call(app, 'PATCH', '/api/sessions/s', body))
+    expect(answers).toEqual(refusals.map(([, message]) => ({ status: 400, body: { error: { code: 'bad-request', message } } })))
+    expect(await call(app, 'PATCH', '/api/sessions/nope', { title: 'x' })).toEqual({
+      status: 404,
+      body: { error: { code: 'session-not-found', message: 'session nope does not exist', details: { sessionId: 'nope' } } },
+    })
     const events = (await host.openSession('s')).events()
     expect(events.map((e) => [e.type, e.data])).toEqual([
       ['session/title', { title: 'Trip plans' }],
