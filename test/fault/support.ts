@@ -65,7 +65,7 @@ export function sleep(ms: number): Promise<void> {
 
 /**
  * Every file under a directory (relative path → bytes), for "nothing was written" comparisons. The
- * store's catalog of session summaries is left out: it is derived data the store rewrites in the
+ * store's catalog of session summaries (and its journal) is left out: it is derived data the store rewrites in the
  * background, not something a request writes.
  */
 export async function snapshotDir(dir: string): Promise<Map<string, Buffer>> {
@@ -74,7 +74,7 @@ export async function snapshotDir(dir: string): Promise<Map<string, Buffer>> {
     const entries = await readdir(join(dir, rel), { withFileTypes: true })
     for (const entry of entries) {
       const child = rel === '' ? entry.name : `${rel}/${entry.name}`
-      if (child === 'catalog.json' || /^catalog\.json\.\d+\.tmp$/.test(child)) continue
+      if (/^catalog\.(json|journal)(\.\d+\.tmp)?$/.test(child)) continue
       if (entry.isDirectory()) {
         out.set(`${child}/`, Buffer.alloc(0))
         await walk(child)

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto'
 import { constants, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import type { SessionHeader } from '../../../protocol/index.ts'
 import { corruptFile, readHeaderFile, specialFileReason, type Checkpoint } from './session-file.ts'
-import type { FileLayer } from './file-layer.ts'
+import type { FileHandleLike, FileLayer } from './file-layer.ts'
 import { StoreError } from '../store-error.ts'
 import type { DueEntry, SessionEntry, SessionListing, SessionPage, StoredSummary } from '../store.ts'
 
@@ -14,7 +15,14 @@ export type StoredCheckpoint = Checkpoint & { ino: number; key: string }
 
 type Entry = { header: SessionHeader; summary: StoredSummary | null; file: FileIdentity | null; checkpoint?: StoredCheckpoint | null }
 
-type Persisted = { version: 1; sessions: [string, Entry][] }
+/** `catalog.json`: every entry, and the generation of the journal that continues it. */
+type Persisted = { version: 1; generation?: string; sessions: [string, Entry][] }
+
+/** A line of `catalog.journal` after its `{"generation": …}` line: an entry as it now is, or null once it is gone. */
+type JournalLine = [string, Entry | null]
+
+/** The journal is folded into a whole rewrite once it outgrows the catalog (and never below this). */
+const MIN_JOURNAL_BYTES = 64 * 1024
 
 const SESSION_NAME = /^([A-Za-z0-9_-]{1,64})\.jsonl$/
 const CURSOR = /^(\d{1,16}):([A-Za-z0-9_-]{1,64})$/
@@ -40,6 +48,12 @@ function newestFirst(a: Key, b: Key): number {
  * modification time differs from what its summary was derived from gets no summary until the
  * host rebuilds it), updated after every durable append, written back shortly after changes.
  * It is derived data: deleting it loses nothing.
+ *
+ * Writing back appends only the entries that changed, one line each, to `catalog.journal`; the
+ * whole catalog is rewritten (a new generation, the journal emptied) only once the journal has
+ * grown past it. With 10,000 sessions a whole rewrite is ~5 MB of JSON; a second of a busy session's
+ * appends is one ~400-byte line. A journal whose generation is not the catalog's is not read, and a
+ * torn last line is dropped (the next write back is then a whole rewrite).
  */
 export class Catalog {
   private readonly entries = new Map<string, Entry>()
@@ -50,6 +64,15 @@ export class Catalog {
   private flushTimer: NodeJS.Timeout | null = null
   private writing: Promise<void> = Promise.resolve()
   private dirty = false
+  /** Ids whose entry changed since the last write back. */
+  private readonly changed = new Set<string>()
+  /** The generation of `catalog.json` on disk, which the journal continues; null: none yet. */
+  private generation: string | null = null
+  /** True when the next write back must rewrite the whole catalog. */
+  private wholeNeeded = true
+  private baseBytes = 0
+  private journalBytes = 0
+  private readonly journalPath: string
 
   constructor(
     private readonly files: FileLayer,
@@ -57,7 +80,9 @@ export class Catalog {
     private readonly path: string,
     private readonly log: (line: string) => void,
     private readonly flushDelayMs = 1000,
-  ) {}
+  ) {
+    this.journalPath = path.replace(/(\.json)?$/, '.journal')
+  }
 
   /** True once loading started (there is something to write back). */
   get loaded(): boolean {
@@ -135,9 +160,56 @@ export class Catalog {
 
   private async readSaved(): Promise<Map<string, Entry>> {
     const out = new Map<string, Entry>()
-    let text: string
+    const text = await this.readText(this.path)
+    if (text === null) return out
     try {
-      const handle = await this.files.open(this.path, constants.O_RDONLY | constants.O_NOFOLLOW)
+      const parsed = JSON.parse(text) as Persisted
+      if (parsed.version !== 1 || !Array.isArray(parsed.sessions)) return out
+      for (const [id, entry] of parsed.sessions) out.set(id, entry)
+      this.baseBytes = Buffer.byteLength(text)
+      if (typeof parsed.generation === 'string') await this.replayJournal(parsed.generation, out)
+    } catch {
+      this.log('catalog: the saved catalog is unreadable; every summary will be rebuilt from its log')
+    }
+    return out
+  }
+
+  /**
+   * Applies the journal that continues the catalog of `generation`: every complete line, in order.
+   * Anything else (another generation, a torn or unreadable line) stops the replay there and makes
+   * the next write back a whole rewrite.
+   */
+  private async replayJournal(generation: string, out: Map<string, Entry>): Promise<void> {
+    const text = await this.readText(this.journalPath)
+    if (text === null) return
+    let start = 0
+    let lineNo = 0
+    for (let end = text.indexOf('\n'); end !== -1; start = end + 1, end = text.indexOf('\n', start), lineNo++) {
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text.slice(start, end))
+      } catch {
+        return
+      }
+      if (lineNo === 0) {
+        if ((parsed as { generation?: unknown } | null)?.generation !== generation) return
+        continue
+      }
+      if (!Array.isArray(parsed) || typeof parsed[0] !== 'string') return
+      const [id, entry] = parsed as JournalLine
+      if (entry === null) out.delete(id)
+      else out.set(id, entry)
+    }
+    if (start !== text.length || lineNo === 0) return
+    this.generation = generation
+    this.journalBytes = Buffer.byteLength(text)
+    this.wholeNeeded = false
+  }
+
+  /** A file's text, or null when it cannot be read. */
+  private async readText(path: string): Promise<string | null> {
+    try {
+      const handle = await this.files.open(path, constants.O_RDONLY | constants.O_NOFOLLOW)
       try {
         const info = await handle.stat()
         const buffer = Buffer.allocUnsafe(info.size)
@@ -147,21 +219,13 @@ export class Catalog {
           if (bytesRead === 0) break
           read += bytesRead
         }
-        text = buffer.toString('utf8', 0, read)
+        return buffer.toString('utf8', 0, read)
       } finally {
         await handle.close()
       }
     } catch {
-      return out
+      return null
     }
-    try {
-      const parsed = JSON.parse(text) as Persisted
-      if (parsed.version !== 1 || !Array.isArray(parsed.sessions)) return out
-      for (const [id, entry] of parsed.sessions) out.set(id, entry)
-    } catch {
-      this.log('catalog: the saved catalog is unreadable; every summary will be rebuilt from its log')
-    }
-    return out
   }
 
   /** Every entry and every damaged one. */
@@ -214,7 +278,7 @@ export class Catalog {
     this.problems.delete(header.id)
     this.entries.set(header.id, { header, summary: null, file: null })
     this.sorted = null
-    this.markDirty()
+    this.markDirty(header.id)
   }
 
   /** Records the summary derived from the bytes with this identity (and, from a writer, the validated prefix). */
@@ -224,7 +288,7 @@ export class Catalog {
     entry.summary = summary
     entry.file = file
     if (checkpoint !== undefined) entry.checkpoint = checkpoint
-    this.markDirty()
+    this.markDirty(id)
   }
 
   /** The validated prefix recorded for a file with this inode, if any. */
@@ -237,7 +301,7 @@ export class Catalog {
   remove(id: string): void {
     if (this.entries.delete(id)) {
       this.sorted = null
-      this.markDirty()
+      this.markDirty(id)
     }
   }
 
@@ -251,7 +315,10 @@ export class Catalog {
     return out.sort((a, b) => a.nextDueAt - b.nextDueAt || (a.id < b.id ? -1 : 1)).slice(0, limit)
   }
 
-  private markDirty(): void {
+  /** Schedules a write back; `id` names the entry that changed (none: the next one is whole). */
+  private markDirty(id?: string): void {
+    if (id === undefined) this.wholeNeeded = true
+    else this.changed.add(id)
     this.dirty = true
     if (this.flushTimer !== null) return
     this.flushTimer = setTimeout(() => {
@@ -261,7 +328,7 @@ export class Catalog {
     this.flushTimer.unref()
   }
 
-  /** Writes the catalog now (atomically: a staged file renamed over the old one). */
+  /** Writes back what changed now: the changed entries appended to the journal, or the whole catalog. */
   flush(): Promise<void> {
     if (this.flushTimer !== null) {
       clearTimeout(this.flushTimer)
@@ -270,24 +337,69 @@ export class Catalog {
     this.writing = this.writing.then(async () => {
       if (!this.dirty) return
       this.dirty = false
-      const body: Persisted = { version: 1, sessions: [...this.entries] }
-      const staged = `${this.path}.${process.pid}.tmp`
+      const ids = [...this.changed]
+      this.changed.clear()
       try {
-        const handle = await this.files.open(staged, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644)
+        if (this.wholeNeeded || this.generation === null) return await this.writeWhole()
+        let text = ''
+        for (const id of ids) text += `${JSON.stringify([id, this.entries.get(id) ?? null] satisfies JournalLine)}\n`
+        const bytes = Buffer.from(text)
+        if (this.journalBytes + bytes.length > Math.max(this.baseBytes, MIN_JOURNAL_BYTES)) return await this.writeWhole()
+        const handle = await this.files.open(this.journalPath, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW)
         try {
-          const bytes = Buffer.from(JSON.stringify(body))
-          let offset = 0
-          while (offset < bytes.length) offset += (await handle.write(bytes, offset, bytes.length - offset, null)).bytesWritten
+          await writeAll(handle, bytes)
         } finally {
           await handle.close()
         }
-        await this.files.rename(staged, this.path)
+        this.journalBytes += bytes.length
       } catch {
-        // derived data: a catalog that could not be written is rebuilt from the logs next time
+        // derived data: what could not be written goes out whole with the next change, or is rebuilt from the logs
         this.dirty = true
-        await this.files.unlink(staged).catch(() => undefined)
+        this.wholeNeeded = true
       }
     })
     return this.writing
   }
+
+  /**
+   * Rewrites the whole catalog under a new generation (a staged file renamed over the old one), then
+   * starts its journal empty the same way. Until the journal is renamed, the one on disk names the
+   * old generation, so it is never read over the new catalog.
+   */
+  private async writeWhole(): Promise<void> {
+    this.wholeNeeded = true
+    const generation = randomBytes(9).toString('base64url')
+    const body: Persisted = { version: 1, generation, sessions: [...this.entries] }
+    const base = Buffer.from(JSON.stringify(body))
+    await this.replace(this.path, base)
+    this.generation = null
+    const journal = Buffer.from(`${JSON.stringify({ generation })}\n`)
+    await this.replace(this.journalPath, journal)
+    this.generation = generation
+    this.baseBytes = base.length
+    this.journalBytes = journal.length
+    this.wholeNeeded = false
+  }
+
+  /** Writes `bytes` to a staged file and renames it over `path`; the staged file is removed on failure. */
+  private async replace(path: string, bytes: Buffer): Promise<void> {
+    const staged = `${path}.${process.pid}.tmp`
+    try {
+      const handle = await this.files.open(staged, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644)
+      try {
+        await writeAll(handle, bytes)
+      } finally {
+        await handle.close()
+      }
+      await this.files.rename(staged, path)
+    } catch (error) {
+      await this.files.unlink(staged).catch(() => undefined)
+      throw error
+    }
+  }
+}
+
+async function writeAll(handle: FileHandleLike, bytes: Buffer): Promise<void> {
+  let offset = 0
+  while (offset < bytes.length) offset += (await handle.write(bytes, offset, bytes.length - offset, null)).bytesWritten
 }
