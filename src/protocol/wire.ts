@@ -20,6 +20,9 @@ export const sendMessageBody = z.object({
   mode: z.enum(['queue', 'steer']).optional(),
 })
 
+/** Smallest accepted `every_seconds` of a recurring reminder (SPEC 7.4). */
+export const MIN_EVERY_SECONDS = 300
+
 /** Shortest and longest snooze (SPEC 8). */
 export const SNOOZE_SECONDS = { min: 60, max: 86_400 } as const
 

@@ -1,10 +1,9 @@
-import type { ScheduleRecord } from '../protocol/index.ts'
+import { MIN_EVERY_SECONDS, type ScheduleRecord } from '../protocol/index.ts'
 import { checkTarget, isInRange } from './absolute-time.ts'
 import { MAX_CATCH_UP, type DueSeries } from './catch-up.ts'
 import type { ScheduleResult } from './errors.ts'
 
-/** Smallest accepted `every_seconds` (SPEC 7.4). */
-export const MIN_EVERY_SECONDS = 300
+export { MIN_EVERY_SECONDS }
 
 /** A recurring record. */
 export type EveryRecord = Extract<ScheduleRecord, { kind: 'every' }>

@@ -1,4 +1,4 @@
-import { canonicalTimeZone, wallClockAt } from '../../protocol/index.ts'
+import { canonicalTimeZone, MIN_EVERY_SECONDS, wallClockAt } from '../../protocol/index.ts'
 import type { ReminderFields } from '../data/queries.ts'
 import type { ScheduleView } from '../../protocol/index.ts'
 
@@ -64,7 +64,7 @@ export function draftProblem(draft: ReminderDraft): string | null {
   }
   const amount = Number(draft.amount)
   if (!Number.isSafeInteger(amount) || amount <= 0) return 'Give a whole number greater than zero.'
-  if (draft.kind === 'every' && amount * UNIT_SECONDS[draft.unit] < 300) return 'Repeat at most every 5 minutes.'
+  if (draft.kind === 'every' && amount * UNIT_SECONDS[draft.unit] < MIN_EVERY_SECONDS) return `Repeat at most every ${MIN_EVERY_SECONDS / 60} minutes.`
   return null
 }
 
