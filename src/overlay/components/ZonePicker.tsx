@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react'
+import { useId, useMemo, useState } from 'react'
 import { sameTimeZone } from '../../protocol/index.ts'
 import { formatOffset, offsetMinutes, zonePlace } from '../lib/display/index.ts'
 
@@ -28,10 +28,21 @@ export function ZonePicker({
   browserZone: string | null
 }) {
   const id = useId()
-  const now = Date.now()
+  // offsets as the picker opened: labels of ~400 zones are built once, not on every keystroke in the form
+  const [now] = useState(() => Date.now())
   const zones = useMemo(() => allZones(), [])
   const known = zones.some((zone) => zone === value) || value === sessionZone || value === browserZone
-  const others = zones.filter((zone) => zone !== sessionZone && zone !== browserZone)
+  const others = useMemo(
+    () =>
+      zones
+        .filter((zone) => zone !== sessionZone && zone !== browserZone)
+        .map((zone) => (
+          <option key={zone} value={zone}>
+            {label(zone, now)}
+          </option>
+        )),
+    [zones, sessionZone, browserZone, now],
+  )
   return (
     <div className="zone-picker">
       <label htmlFor={id}>Time zone</label>
@@ -42,13 +53,7 @@ export function ZonePicker({
             <option value={browserZone}>{`${label(browserZone, now)} · this browser`}</option>
           )}
           {!known && <option value={value}>{label(value, now)}</option>}
-          <optgroup label="All zones">
-            {others.map((zone) => (
-              <option key={zone} value={zone}>
-                {label(zone, now)}
-              </option>
-            ))}
-          </optgroup>
+          <optgroup label="All zones">{others}</optgroup>
         </select>
         {browserZone !== null && !sameTimeZone(value, browserZone) && (
           <button type="button" className="button button-small" data-testid="reminder-zone-browser" onClick={() => onChange(browserZone)}>
