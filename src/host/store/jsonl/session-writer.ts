@@ -141,7 +141,7 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
         await this.writeAll(bytes)
         this.needsNewline = false
         await this.handle.datasync()
-        file = await this.checkIdentity()
+        file = this.checkIdentity()
         this.durableBytes += bytes.length
         this.hash.update(bytes)
       } catch (error) {
@@ -175,12 +175,13 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
   /**
    * The file at the path must still be the one this writer holds open: one `lstat`, compared with
    * the handle's device and inode (taken when it was opened). The same inode has the same size and
-   * times, so its identity comes from the same call.
+   * times, so its identity comes from the same call. It is made synchronously: after the barrier the
+   * path was just resolved, and a round trip through the thread pool cost more than the call.
    */
-  private async checkIdentity(): Promise<FileIdentity> {
+  private checkIdentity(): FileIdentity {
     let atPath: Stats
     try {
-      atPath = await this.files.lstat(this.path)
+      atPath = this.files.lstatSync(this.path)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`session file ${this.path} was deleted`)
       throw error
