@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { JsonlStore, type StoredSummary } from '../../src/host/index.ts'
 import { Catalog } from '../../src/host/store/jsonl/catalog.ts'
 import { nodeFiles } from '../../src/host/store/jsonl/file-layer.ts'
+import { FailingFiles } from '../support/failing-files.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { event, header } from './fixtures.ts'
 
@@ -135,5 +136,31 @@ describe('catalog journal', () => {
     const most = Math.floor((64 * 1024 - generationLine) / line)
     expect(lineCounts).toEqual(Array.from({ length: 400 }, (_, i) => (i + 1) % (most + 1)))
     expect(generations.size).toBe(1 + Math.floor(400 / (most + 1)))
+  })
+
+  it('writes the whole catalog after a journal append failed, so no change is lost to it', async () => {
+    const dir = await tempDir()
+    const files = new FailingFiles()
+    const catalog = new Catalog(files, join(dir, 'sessions'), join(dir, 'catalog.json'), () => undefined, 60_000)
+    const file = { ino: 1, size: 1, mtimeMs: 1 }
+    catalog.add(header('a', 'UTC'))
+    catalog.add(header('b', 'UTC'))
+    await catalog.flush()
+    const before = await filesOf(dir)
+    files.inject({ op: 'write', code: 'ENOSPC', path: /catalog\.journal$/, times: 1 })
+    catalog.setSummary('a', summary(1, 'lost append'), file)
+    await catalog.flush()
+    expect(await filesOf(dir)).toEqual(before)
+    catalog.setSummary('b', summary(2, 'next change'), file)
+    await catalog.flush()
+    const { catalog: text, journal } = await filesOf(dir)
+    const after = JSON.parse(text) as { generation: string; sessions: [string, { summary: StoredSummary | null }][] }
+    expect({ journal, sessions: after.sessions.map(([id, entry]) => [id, entry.summary]) }).toEqual({
+      journal: [JSON.stringify({ generation: after.generation })],
+      sessions: [
+        ['a', summary(1, 'lost append')],
+        ['b', summary(2, 'next change')],
+      ],
+    })
   })
 })
