@@ -2,14 +2,20 @@
 export type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number }
 
 const FORMATTED = /^(\d{2})\/(\d{2})\/(\d+) (AD|BC), (\d{2}):(\d{2}):(\d{2})$/
-const FORMATTER_LIMIT = 1024
-const formatters = new Map<string, Intl.DateTimeFormat>()
+const ZONE_LIMIT = 1024
 
-/** The one cached `en-US` formatter per zone that every wall-clock reading goes through (bounded). */
-export function zoneFormatter(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone)
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat('en-US', {
+/**
+ * What is kept per zone (bounded): its one `en-US` formatter, and the last second read in it with
+ * its fields (a reading is rendered and then validated at the same second, and many Sessions read
+ * the same one).
+ */
+type ZoneEntry = { formatter: Intl.DateTimeFormat; at: number; year: number; month: number; day: number; hour: number; minute: number; second: number }
+const zones = new Map<string, ZoneEntry>()
+
+function zoneEntry(timeZone: string): ZoneEntry {
+  let entry = zones.get(timeZone)
+  if (entry === undefined) {
+    const formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
       era: 'short',
@@ -20,10 +26,16 @@ export function zoneFormatter(timeZone: string): Intl.DateTimeFormat {
       minute: '2-digit',
       second: '2-digit',
     })
-    if (formatters.size >= FORMATTER_LIMIT) formatters.clear()
-    formatters.set(timeZone, formatter)
+    if (zones.size >= ZONE_LIMIT) zones.clear()
+    entry = { formatter, at: Number.NaN, year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 }
+    zones.set(timeZone, entry)
   }
-  return formatter
+  return entry
+}
+
+/** The one cached `en-US` formatter per zone that every wall-clock reading goes through (bounded). */
+export function zoneFormatter(timeZone: string): Intl.DateTimeFormat {
+  return zoneEntry(timeZone).formatter
 }
 
 function astronomicalYear(yearOfEra: number, era: string | undefined): number {
@@ -50,31 +62,18 @@ function fixedWidth(text: string): WallClock | null {
   return { year: century * 100 + years, month, day, hour, minute, second }
 }
 
-/** The last second read per zone, its fields copied (a reading is rendered and then validated at the same second, and many Sessions read the same one). */
-type LastRead = { at: number; year: number; month: number; day: number; hour: number; minute: number; second: number }
-const lastRead = new Map<string, LastRead>()
-
 /** The wall clock of an instant (floored to the second) in a valid IANA zone; throws RangeError for an unknown zone. */
 export function wallClockAt(timeZone: string, epochMs: number): WallClock {
   const wholeSecond = Math.floor(epochMs / 1000) * 1000
-  let last = lastRead.get(timeZone)
-  if (last !== undefined && last.at === wholeSecond) {
-    return { year: last.year, month: last.month, day: last.day, hour: last.hour, minute: last.minute, second: last.second }
+  const entry = zoneEntry(timeZone)
+  if (entry.at !== wholeSecond) {
+    Object.assign(entry, readWallClock(entry.formatter, wholeSecond))
+    entry.at = wholeSecond
   }
-  const wall = readWallClock(timeZone, wholeSecond)
-  if (last === undefined) {
-    if (lastRead.size >= FORMATTER_LIMIT) lastRead.clear()
-    last = { at: wholeSecond, ...wall }
-    lastRead.set(timeZone, last)
-  } else {
-    Object.assign(last, wall)
-    last.at = wholeSecond
-  }
-  return wall
+  return { year: entry.year, month: entry.month, day: entry.day, hour: entry.hour, minute: entry.minute, second: entry.second }
 }
 
-function readWallClock(timeZone: string, wholeSecond: number): WallClock {
-  const formatter = zoneFormatter(timeZone)
+function readWallClock(formatter: Intl.DateTimeFormat, wholeSecond: number): WallClock {
   const text = formatter.format(wholeSecond)
   const fixed = fixedWidth(text)
   if (fixed !== null) return fixed
