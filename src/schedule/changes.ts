@@ -1,9 +1,8 @@
 import type { EventDraft, CatchUpPolicy, ScheduleRecord } from '../protocol/index.ts'
-import { parseRrule, canonicalTimeZone } from '../protocol/index.ts'
+import { parseRrule, canonicalTimeZone, MIN_EVERY_SECONDS } from '../protocol/index.ts'
 import { parseCanonicalInstant, parseLocalDate } from './absolute-time.ts'
 import { describeValue } from './errors.ts'
 import { hasExactKeys, isPlainObject } from './plain-object.ts'
-import { MIN_EVERY_SECONDS } from './recurrence.ts'
 
 /** `schedule/change` creating a reminder. */
 export type CreateChange = { version: 1; operation: 'create'; schedule: ScheduleRecord }

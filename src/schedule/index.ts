@@ -42,7 +42,8 @@ export { createArgsSchema, updateArgsSchema, listArgsSchema, deleteArgsSchema, t
 export { occurrencesBetween, occurrencesAfter, firstOccurrenceAfter, type CalendarSpec, type Occurrence } from './calendar.ts'
 export { planCatchUp, MAX_CATCH_UP, SKIP_GRACE_MS, type CatchUpPlan, type DueSeries } from './catch-up.ts'
 export { resolveImplicitZone, type ImplicitZoneResult } from './implicit-zone.ts'
-export { MIN_EVERY_SECONDS, type EveryRecord } from './recurrence.ts'
+export { type EveryRecord } from './recurrence.ts'
+export { MIN_EVERY_SECONDS } from '../protocol/index.ts'
 export {
   scheduleId,
   scheduleIdNumber,

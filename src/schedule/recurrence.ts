@@ -1,9 +1,7 @@
-import { MIN_EVERY_SECONDS, type ScheduleRecord } from '../protocol/index.ts'
+import type { ScheduleRecord } from '../protocol/index.ts'
 import { checkTarget, isInRange } from './absolute-time.ts'
 import { MAX_CATCH_UP, type DueSeries } from './catch-up.ts'
 import type { ScheduleResult } from './errors.ts'
-
-export { MIN_EVERY_SECONDS }
 
 /** A recurring record. */
 export type EveryRecord = Extract<ScheduleRecord, { kind: 'every' }>

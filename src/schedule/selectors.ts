@@ -1,4 +1,4 @@
-import { parseRrule, type CalendarRule, canonicalTimeZone } from '../protocol/index.ts'
+import { parseRrule, type CalendarRule, canonicalTimeZone, MIN_EVERY_SECONDS } from '../protocol/index.ts'
 import type { CatchUpPolicy, ScheduleRecord } from '../protocol/index.ts'
 import { checkTarget, localToInstant, parseLocalDate, parseLocalTime, parseRfc3339, toScheduledAt, wallClockAt, type LocalDate, type LocalTime } from './absolute-time.ts'
 import { monthDaysCanOccur, occurrencesAfter, type CalendarSpec } from './calendar.ts'
@@ -6,7 +6,7 @@ import { CATCH_UP_POLICIES } from './changes.ts'
 import { describeValue, fail, frequencyTooHigh, invalidPrompt, invalidRule, invalidSelector, invalidTimeZone, noFutureOccurrence, ok, ruleTooFrequent, type ScheduleResult } from './errors.ts'
 import type { ImplicitZoneResult } from './implicit-zone.ts'
 import { isPlainObject } from './plain-object.ts'
-import { firstEveryTarget, MIN_EVERY_SECONDS } from './recurrence.ts'
+import { firstEveryTarget } from './recurrence.ts'
 import { argIssues, createArgsSchema, deleteArgsSchema, listArgsSchema, updateArgsSchema } from './tool-args.ts'
 
 /** A local `at`: wall date and time with an explicit canonical zone, or none (implicit zone). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { planCatchUp } from '../../src/schedule/catch-up.ts'
-import { dueGrid, firstEveryTarget, MIN_EVERY_SECONDS, targetAfter, upcomingGrid } from '../../src/schedule/recurrence.ts'
+import { MIN_EVERY_SECONDS } from '../../src/protocol/index.ts'
+import { dueGrid, firstEveryTarget, targetAfter, upcomingGrid } from '../../src/schedule/recurrence.ts'
 
 const at = (value: string): number => Date.parse(value)
 
