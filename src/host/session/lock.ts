@@ -10,25 +10,23 @@ export type Holder = 'turn' | 'maintenance'
 export class SessionLock {
   private holder: Holder | null = null
   private idleWaiters: (() => void)[] = []
-  private readonly listeners = new Set<(status: SessionActivity) => void>()
 
-  constructor(private readonly sessionId: string) {}
+  constructor(
+    private readonly sessionId: string,
+    /** Called after every take and release (the session derives what it reports from `held`). */
+    private readonly onChange: () => void = () => undefined,
+  ) {}
 
   /** True while a turn or maintenance task holds the session. */
   get held(): boolean {
     return this.holder !== null
   }
 
-  /** 'running' while held. */
-  get status(): SessionActivity {
-    return this.holder === null ? 'idle' : 'running'
-  }
-
   /** Takes the idle session; throws `session-busy` when it is held. */
   take(holder: Holder): void {
     if (this.holder !== null) throw new HostError('session-busy', `session ${this.sessionId} is busy`)
     this.holder = holder
-    for (const listener of this.listeners) listener('running')
+    this.onChange()
   }
 
   /** Releases the session and wakes everyone waiting for it to be idle. */
@@ -37,18 +35,12 @@ export class SessionLock {
     const waiters = this.idleWaiters
     this.idleWaiters = []
     for (const resolve of waiters) resolve()
-    if (this.holder === null) for (const listener of this.listeners) listener('idle')
+    this.onChange()
   }
 
   /** Resolves when nobody holds the session. */
   whenIdle(): Promise<void> {
     if (this.holder === null) return Promise.resolve()
     return new Promise((resolve) => this.idleWaiters.push(resolve))
-  }
-
-  /** Subscribes to idle/running changes. */
-  onStatus(listener: (status: SessionActivity) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
   }
 }

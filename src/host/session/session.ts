@@ -42,10 +42,9 @@ export class Session implements SessionView {
     readonly log: SessionLog,
     private readonly options: SessionRuntimeOptions,
   ) {
-    this.lock = new SessionLock(log.header.id)
+    this.lock = new SessionLock(log.header.id, () => this.report())
     this.inbox = new Inbox(() => log.fold(inboxFold))
     log.onFailure((error) => this.stop(error))
-    this.lock.onStatus(() => this.report())
   }
 
   get id(): string {
