@@ -27,8 +27,9 @@ export type WriterStart = {
 /**
  * Appends of one JSONL session file with group commit: the first write waits for the work queued
  * with it (`afterQueuedWork`), so appends made together share one write+fdatasync, and events
- * queued while one is in flight go out together in the next. After each barrier the open file must still be the file at the path (a
- * deleted or replaced file fails the writer), so nothing is acknowledged into a detached inode.
+ * queued while one is in flight go out together in the next. After each barrier the open file must
+ * still be the file at the path (a deleted or replaced file fails the writer), so nothing is
+ * acknowledged into a detached inode.
  */
 export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
   readonly header: SessionHeader

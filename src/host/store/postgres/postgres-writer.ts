@@ -11,8 +11,8 @@ const MAX_BATCH_EVENTS = 10_000
 
 /**
  * Appends of one session on PostgreSQL with group commit: a batch waits for the work queued with its
- * first append (`afterQueuedWork`), events queued while the session's batch
- * is in flight go together in its next one, and the store's committer joins the batches of many
+ * first append (`afterQueuedWork`), events queued while the session's batch is in flight go
+ * together in its next one, and the store's committer joins the batches of many
  * sessions in one transaction. An event is durable when its transaction commits (SPEC 14.2). A
  * batch whose connection was lost mid-statement may have committed: the writer fails, and
  * `repair()` waits until that backend is gone, so a reopen reads the settled log.
