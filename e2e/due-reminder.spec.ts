@@ -1,15 +1,10 @@
 import { expect, test } from './support/fixtures.ts'
 import { createSessionFromUi, expandReading, expectZone, readingCards, sendMessage, waitForTurnEnds } from './support/browser.ts'
 import { fetchSchedules, pluginMessages, readingTexts, readSessionFile, scheduleChanges, textOf } from './support/log.ts'
+import { dueSoonScript } from './support/server.ts'
 
 test('a due reminder appears in the conversation and the assistant relays it', async ({ zones, servers }, testInfo) => {
-  const server = await servers.start({
-    script: [
-      { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Stand up and stretch', after_seconds: 3 } }] },
-      { text: 'I will remind you in 3 seconds.' },
-      { text: 'Reminder: Stand up and stretch' },
-    ],
-  })
+  const server = await servers.start({ script: dueSoonScript('Stand up and stretch', 3, 'I will remind you in 3 seconds.', 'Reminder: Stand up and stretch') })
   const utc = await zones.open('UTC', server.url)
   const id = await createSessionFromUi(utc)
   await expectZone(utc.getByTestId('session-zone'), 'UTC', 'UTC')

@@ -1,6 +1,7 @@
 import { expect, test } from './support/fixtures.ts'
 import { createSessionFromUi, expectZone, sendMessage, waitForTurnEnds } from './support/browser.ts'
 import { fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
+import { dueSoonScript } from './support/server.ts'
 
 const GERMAN_FULL = /^(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4} um \d{2}:\d{2}:\d{2} /
 
@@ -97,13 +98,7 @@ test('a reminder in Session A that comes due while Session B is open: toast, unr
   zones,
   servers,
 }, testInfo) => {
-  const server = await servers.start({
-    script: [
-      { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Take the bread out', after_seconds: 4 } }] },
-      { text: 'I will remind you in 4 seconds.' },
-      { text: 'Reminder: take the bread out.' },
-    ],
-  })
+  const server = await servers.start({ script: dueSoonScript('Take the bread out', 4, 'I will remind you in 4 seconds.', 'Reminder: take the bread out.') })
   const page = await zones.open('Europe/Berlin', server.url)
   const a = await createSessionFromUi(page)
   await sendMessage(page, 'Remind me in 4 seconds to take the bread out')
@@ -158,13 +153,7 @@ test('a reminder in Session A that comes due while Session B is open: toast, unr
 })
 
 test('with notifications allowed and the window in the background, a due reminder raises a system notification whose click opens its Session', async ({ zones, servers }) => {
-  const server = await servers.start({
-    script: [
-      { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Water the plants', after_seconds: 3 } }] },
-      { text: 'Noted.' },
-      { text: 'Reminder: water the plants.' },
-    ],
-  })
+  const server = await servers.start({ script: dueSoonScript('Water the plants', 3, 'Noted.', 'Reminder: water the plants.') })
   const page = await zones.open('Europe/Lisbon', server.url, { permissions: ['notifications'] })
   // the real Notification, recorded as it is constructed (Chromium shows nothing headless)
   await page.context().addInitScript(() => {
@@ -207,13 +196,7 @@ test('with notifications allowed and the window in the background, a due reminde
 })
 
 test('Snooze on the due card makes a new reminder 10 min later and the card keeps saying when, after a reload too', async ({ zones, servers }) => {
-  const server = await servers.start({
-    script: [
-      { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Check the oven', after_seconds: 3 } }] },
-      { text: 'Noted.' },
-      { text: 'Reminder: check the oven.' },
-    ],
-  })
+  const server = await servers.start({ script: dueSoonScript('Check the oven', 3, 'Noted.', 'Reminder: check the oven.') })
   const page = await zones.open('America/Sao_Paulo', server.url)
   const id = await createSessionFromUi(page)
   await sendMessage(page, 'Remind me in 3 seconds to check the oven')
@@ -238,13 +221,7 @@ test('Snooze on the due card makes a new reminder 10 min later and the card keep
 })
 
 test('Open on a toast goes to the Session; Done on the due card dismisses the notice', async ({ zones, servers }) => {
-  const server = await servers.start({
-    script: [
-      { toolCalls: [{ name: 'schedule_create', arguments: { prompt: 'Call Ana', after_seconds: 3 } }] },
-      { text: 'Noted.' },
-      { text: 'Reminder: call Ana.' },
-    ],
-  })
+  const server = await servers.start({ script: dueSoonScript('Call Ana', 3, 'Noted.', 'Reminder: call Ana.') })
   const page = await zones.open('Asia/Shanghai', server.url)
   const a = await createSessionFromUi(page)
   await sendMessage(page, 'Remind me in 3 seconds to call Ana')

@@ -9,6 +9,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 /** Options of a test server. */
 export type ServerOptions = { args?: string[]; script?: unknown[]; dataDir?: string; port?: number }
 
+/**
+ * The offline script of a reminder asked for in chat that comes due `seconds` later: the model
+ * creates it, says `ack`, and says `relay` when the follow-up of the due reminder runs.
+ */
+export function dueSoonScript(prompt: string, seconds: number, ack: string, relay: string): unknown[] {
+  return [{ toolCalls: [{ name: 'schedule_create', arguments: { prompt, after_seconds: seconds } }] }, { text: ack }, { text: relay }]
+}
+
 /** A real server process on a free port with a temp data dir. */
 export type TestServer = {
   url: string
