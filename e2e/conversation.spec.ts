@@ -245,17 +245,21 @@ test('keyboard only: the message box one Tab away, focus after New session and a
   await page.screenshot({ path: testInfo.outputPath('rtl.png') })
 })
 
-test('a model that streams slowly shows its text progressively before the durable message replaces it', async ({ zones, servers }, testInfo) => {
-  const server = await servers.start({ script: [{ text: 'Good morning! Here is your plan for today.', streamDelayMs: 400 }] })
+test('a model that streams slowly shows its text progressively before the durable message replaces it, from its first word after a reload too', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start({ script: [{ text: 'Good morning! Here is your plan for today: stretch, write, walk, read and rest.', streamDelayMs: 400 }] })
   const page = await zones.open('Europe/Berlin', server.url)
   const id = await createSessionFromUi(page)
   await sendMessage(page, 'Plan my day')
   const streaming = page.getByTestId('message-streaming')
   await expect(streaming).toContainText('Good morning!')
-  await expect(streaming).not.toContainText('today.')
+  await expect(streaming).not.toContainText('rest.')
   await expect(page.getByTestId('message-assistant')).toHaveCount(0)
   await page.screenshot({ path: testInfo.outputPath('streaming.png') })
-  await expect(page.getByTestId('message-assistant')).toHaveText(/Good morning! Here is your plan for today\./)
+  // a page opened mid-answer shows the answer from its beginning, not from the next word
+  await page.reload()
+  await expect(streaming).toContainText(/Good morning! Here is your plan/)
+  await expect(page.getByTestId('message-assistant')).toHaveCount(0)
+  await expect(page.getByTestId('message-assistant')).toHaveText(/Good morning! Here is your plan for today: stretch, write, walk, read and rest\./)
   await expect(streaming).toHaveCount(0)
   await waitForTurnEnds(server.url, id, 1)
 })

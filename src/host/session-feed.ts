@@ -130,6 +130,11 @@ export class SessionFeed {
     if (this.idle) this.onIdle()
   }
 
+  /** The text streamed so far of the answer being generated here, or null (deltas stream only from the replica that runs the session). */
+  get streaming(): AssistantDelta | null {
+    return this.session?.streaming ?? null
+  }
+
   /** Subscribes to the text of answers while they stream (transient). */
   onDelta(listener: (delta: AssistantDelta) => void): () => void {
     this.deltaListeners.add(listener)

@@ -1,4 +1,4 @@
-import type { Host, SessionFeed } from '../host/index.ts'
+import type { AssistantDelta, Host, SessionFeed } from '../host/index.ts'
 import { summarize } from './summary.ts'
 import { NoticeLog, remindersDue } from './notices.ts'
 import { eventFrame, sseFrame, Wakeup, type SseSink } from './sse.ts'
@@ -10,6 +10,10 @@ const CATCH_UP_PAGE = 500
 const SESSION_NOTICE_MS = 250
 
 const KEEP_ALIVE = ': keep-alive\n\n'
+
+function deltaFrame(delta: AssistantDelta): string {
+  return sseFrame({ event: 'assistant-delta', data: JSON.stringify(delta) })
+}
 
 function statusFrame(feed: SessionFeed): string {
   return sseFrame({ event: 'status', data: JSON.stringify({ status: feed.status }) })
@@ -28,13 +32,16 @@ export async function pumpSession(sink: SseSink, feed: SessionFeed, cursor: numb
     statusDirty = true
     wakeup.signal()
   })
-  // deltas are live only (never replayed); they go out at once, ahead of any catching up
+  // deltas are never stored: a reader gets the text streamed so far of the answer being generated
+  // (with the status, in the same tick as it subscribes), then each delta at once, ahead of any catching up
   const offDelta = feed.onDelta((delta) => {
-    if (!sink.write(sseFrame({ event: 'assistant-delta', data: JSON.stringify(delta) }))) wakeup.signal()
+    if (!sink.write(deltaFrame(delta))) wakeup.signal()
   })
   sink.onClose(() => wakeup.signal())
   try {
     if (!sink.write(statusFrame(feed))) return
+    const streaming = feed.streaming
+    if (streaming !== null && !sink.write(deltaFrame(streaming))) return
     while (!sink.closed) {
       while (cursor + 1 < feed.length && !sink.closed) {
         const behind = feed.length - 1 - cursor

@@ -200,7 +200,7 @@ describe('listen', () => {
 })
 
 describe('assistant-delta (SPEC 9 streaming text)', () => {
-  it('sends the text of an answer as the model streams it, live only, before the durable assistant/message', async () => {
+  it('sends the text of an answer as the model streams it (the text so far to a reader who joins mid-answer), before the durable assistant/message, never stored', async () => {
     const dir = await tempDir()
     let release: () => void = () => undefined
     const held = new Promise<void>((resolve) => (release = resolve))
@@ -223,12 +223,21 @@ describe('assistant-delta (SPEC 9 streaming text)', () => {
       { event: 'assistant-delta', data: JSON.stringify({ turn: 1, step: 1, text: 'lo, ' }) },
     ])
     expect(early.some((f) => typeOf(f) === 'assistant/message')).toBe(false)
+    // a reader that joins mid-answer gets the text so far first, then the rest live
+    const { sse: joiner } = await openStream(server, '/api/sessions/d/stream')
+    expect([await joiner.next(), await joiner.next()]).toEqual([
+      { event: 'status', data: '{"status":"running"}' },
+      { event: 'assistant-delta', data: JSON.stringify({ turn: 1, step: 1, text: 'Hello, ' }) },
+    ])
     release()
     const rest = await sse.until((f) => typeOf(f) === 'assistant/message')
     expect(rest.filter((f) => f.event === 'assistant-delta')).toEqual([{ event: 'assistant-delta', data: JSON.stringify({ turn: 1, step: 1, text: 'world' }) }])
+    const joined = await joiner.until((f) => typeOf(f) === 'assistant/message')
+    expect(joined.filter((f) => f.event === 'assistant-delta')).toEqual([{ event: 'assistant-delta', data: JSON.stringify({ turn: 1, step: 1, text: 'world' }) }])
     // a reader that joins later replays the durable events only: deltas are never stored
     const { sse: later } = await openStream(server, '/api/sessions/d/stream?after=-1')
     const replay = await later.until((f) => typeOf(f) === 'assistant/message')
+    // once the answer is written there is nothing streaming to give
     expect(replay.some((f) => f.event === 'assistant-delta')).toBe(false)
     expect(await fileLines(dir, 'd')).not.toContain(expect.stringContaining('assistant-delta'))
   })

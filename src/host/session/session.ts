@@ -31,6 +31,8 @@ export class Session implements SessionView {
   private readonly lifetime = new AbortController()
   private kickScheduled = false
   private readonly deltaListeners = new Set<(delta: AssistantDelta) => void>()
+  /** The text streamed so far of the step whose answer is not written yet (transient, never stored). */
+  private streamed: AssistantDelta | null = null
   private readonly statusListeners = new Set<(status: SessionActivity) => void>()
   /** Ended turns whose `turn/end` is not durable yet: the session reports `running` until it is. */
   private settling = 0
@@ -45,6 +47,9 @@ export class Session implements SessionView {
     this.lock = new SessionLock(log.header.id, () => this.report())
     this.inbox = new Inbox(() => log.fold(inboxFold))
     log.onFailure((error) => this.stop(error))
+    log.onWritten((events) => {
+      if (this.streamed !== null && events.some((e) => e.type === 'assistant/message' || e.type === 'turn/end')) this.streamed = null
+    })
   }
 
   get id(): string {
@@ -105,6 +110,15 @@ export class Session implements SessionView {
   onStatus(listener: (status: SessionActivity) => void): () => void {
     this.statusListeners.add(listener)
     return () => this.statusListeners.delete(listener)
+  }
+
+  /**
+   * The text the model has streamed so far for the step it is answering, until that answer (or the
+   * turn's end) is written: what a reader who joins mid-answer is given first, so it never shows the
+   * rest of an answer without its beginning.
+   */
+  get streaming(): AssistantDelta | null {
+    return this.streamed
   }
 
   /** Subscribes to the text of answers as models stream them (transient, never stored). */
@@ -273,6 +287,8 @@ export class Session implements SessionView {
       model: this.options.model,
       systemPrompt: this.options.systemPrompt,
       onDelta: (delta: AssistantDelta) => {
+        const current = this.streamed
+        this.streamed = current !== null && current.turn === delta.turn && current.step === delta.step ? { ...current, text: current.text + delta.text } : delta
         for (const listener of this.deltaListeners) listener(delta)
       },
       surface: this.surfaceMessages,

@@ -115,6 +115,8 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
       },
       {
         onOpen: () => {
+          // the server sends the text streamed so far of an answer being generated: it replaces what was shown
+          settleStreaming(id, null)
           setState('live')
           if (opened) {
             void client.invalidateQueries({ queryKey: queryKeys.session(id) })
