@@ -225,10 +225,19 @@ function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: 
   return { at, rest }
 }
 
+/**
+ * A request to see the reminders ("list reminders", "what reminders do I have?", "any reminders?"),
+ * unless it asks for a new one ("remind me at 5 to show the reminders deck").
+ */
+function isListRequest(text: string, lower: string): boolean {
+  if (LEAD_IN.test(text.trim())) return false
+  return /\b(list|show|what|what's|which|any)\b.*\b(reminders?|schedules?)\b/.test(lower) || /^\s*(my\s+)?reminders\??\s*$/.test(lower)
+}
+
 /** Reads a reminder intent out of a person's text, local times interpreted from the latest reading (SPEC 10). */
 export function parseIntent(text: string, reading: ReadingFields | null, fallbackNow: number): Intent {
   const lower = text.toLowerCase()
-  if (/\b(list|show|what are|what's|which)\b.*\b(reminders?|schedules?)\b/.test(lower) || /^\s*(my\s+)?reminders\??\s*$/.test(lower)) return { kind: 'list' }
+  if (isListRequest(text, lower)) return { kind: 'list' }
   const del = /\b(?:delete|remove|cancel|drop)\s+(?:reminder\s+)?(schedule-\d+)\b/i.exec(text)
   if (del) return { kind: 'delete', id: del[1].toLowerCase() }
   const change = new RegExp(`\\b(?:change|move|reschedule|update|set)\\s+(schedule-\\d+)\\s+to\\s+(?:${CLOCK}|(noon|midnight))`, 'i').exec(text)
