@@ -315,7 +315,56 @@ describe('PostgreSQL store: fencing and unknown outcomes', () => {
     await writer.close()
   })
 
-  it('treats a batch whose answer was lost as unknown: the writer fails, and the reopen finds it committed and durable', async () => {
+  it('acknowledges a batch whose answer was lost once the database is back and shows it committed: nothing fails, and it is stored once', async () => {
+    const db = await freshDatabase()
+    const { proxy, url } = await proxied(db)
+    const store = await openStore(url)
+    await store.createSession(header('l'))
+    const { writer } = await openLog(store, 'l')
+    const failures: string[] = []
+    writer.onFailure((error) => failures.push(error.message))
+    writer.append([event(0)])
+    await writer.barrier()
+    proxy.fault = 'cut-answers'
+    writer.append([event(1, 'committed, answer lost')])
+    const barrier = writer.barrier()
+    setTimeout(() => proxy.heal(), 400)
+    await barrier
+    expect(writer.durableCount).toBe(2)
+    expect(failures).toEqual([])
+    writer.append([event(2)])
+    await writer.barrier()
+    const rows = await db.admin(`SELECT seq, event_json FROM ${SCHEMA}.events WHERE session_id = 'l' ORDER BY seq`)
+    expect(rows.rows).toEqual([0, 1, 2].map((seq) => ({ seq: String(seq), event_json: JSON.stringify(seq === 1 ? event(1, 'committed, answer lost') : event(seq)) })))
+    await writer.close()
+  })
+
+  it('sends a batch again whose request never reached the database, once it is back: acknowledged, stored once, nothing fails', async () => {
+    const db = await freshDatabase()
+    const { proxy, url } = await proxied(db)
+    const store = await openStore(url)
+    await store.createSession(header('r'))
+    const { writer } = await openLog(store, 'r')
+    const failures: string[] = []
+    writer.onFailure((error) => failures.push(error.message))
+    writer.append([event(0)])
+    await writer.barrier()
+    proxy.fault = 'cut-requests'
+    writer.append([event(1, 'lost on the way')])
+    const barrier = writer.barrier()
+    setTimeout(() => proxy.heal(), 400)
+    await barrier
+    expect(writer.durableCount).toBe(2)
+    expect(failures).toEqual([])
+    const rows = await db.admin(`SELECT seq, event_json FROM ${SCHEMA}.events WHERE session_id = 'r' ORDER BY seq`)
+    expect(rows.rows).toEqual([
+      { seq: '0', event_json: JSON.stringify(event(0)) },
+      { seq: '1', event_json: JSON.stringify(event(1, 'lost on the way')) },
+    ])
+    await writer.close()
+  })
+
+  it('treats a batch whose answer was lost as unknown while the database stays out of reach: the writer fails, and the reopen finds it committed and durable', async () => {
     const db = await freshDatabase()
     const { proxy, url } = await proxied(db)
     const store = await openStore(url)
@@ -339,7 +388,7 @@ describe('PostgreSQL store: fencing and unknown outcomes', () => {
     await reopened.writer.close()
   })
 
-  it('repair ends a batch still running on the server after the store gave up on it, so it can never commit later', async () => {
+  it('ends a batch still running on the server after the store gave up on it, so it can never commit later; tried once more, it fails', async () => {
     const db = await freshDatabase()
     const store = await openStore(db.url, { queryTimeoutMs: 300 })
     await store.createSession(header('s'))
@@ -351,7 +400,7 @@ describe('PostgreSQL store: fencing and unknown outcomes', () => {
     writer.append([event(1, 'stuck behind a lock')])
     await expect(writer.barrier()).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('timeout') })
     const waiting = await db.admin(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)
-    expect(waiting.rows).toEqual([{ n: 1 }])
+    expect(waiting.rows).toEqual([{ n: 0 }])
     await writer.repair()
     await db.admin('COMMIT')
     const rows = await db.admin(`SELECT seq FROM ${SCHEMA}.events WHERE session_id = 's' ORDER BY seq`)

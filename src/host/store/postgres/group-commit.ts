@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { SessionEvent } from '../../../protocol/index.ts'
 import { StoreError } from '../store-error.ts'
 import type { StoredSummary } from '../store.ts'
@@ -43,6 +44,25 @@ const APPEND: pg.QueryArrayConfig = {
     SELECT id, pg_notify('${EVENTS_CHANNEL}', id || ' ' || event_count || ' ' || open_turn) FROM fence`,
 }
 
+/**
+ * Which batches of a transaction whose answer was lost are in the log: a session's batch landed
+ * when its first event is stored at its seq with the very same JSON (another writer's event at
+ * that seq is not it); a batch of a summary alone, when the session's summary counts as far.
+ */
+const LANDED = `SELECT b.id FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[]) AS b (id, seq, first_json, summary_count)
+  WHERE (b.first_json IS NOT NULL AND EXISTS (
+          SELECT 1 FROM ${SCHEMA}.events AS e WHERE e.session_id = b.id AND e.seq = b.seq AND e.event_json = b.first_json))
+     OR (b.first_json IS NULL AND EXISTS (SELECT 1 FROM ${SCHEMA}.sessions AS s WHERE s.id = b.id AND s.summary_count = b.summary_count))`
+
+/** Ends the backend that ran a transaction whose answer was lost (waiting up to 10 s for it to exit); true once it is gone. */
+export const END_BACKEND = `SELECT pg_terminate_backend(pid, 10000) AS gone FROM pg_stat_activity
+  WHERE pid = $1 AND datname = current_database() AND usename = current_user AND state <> 'idle'`
+
+/** How long a transaction whose answer was lost waits for the database to say whether it committed, before its batches fail as unknown. */
+const SETTLE_MS = 3000
+/** Pause between two attempts to reach the database while settling. */
+const SETTLE_RETRY_MS = 100
+
 /** Why a batch did not commit: the database's error, and the backend whose outcome is unknown when the connection was lost. */
 export class CommitFailure extends Error {
   constructor(
@@ -63,6 +83,8 @@ type Pending = {
   lease: LeaseFence
   events: readonly SessionEvent[]
   summary: StoredSummary | null
+  /** True once it went through a transaction whose answer was lost and that did not commit. */
+  retried: boolean
   resolve: () => void
   reject: (failure: CommitFailure) => void
 }
@@ -102,7 +124,7 @@ export class GroupCommitter {
   /** Resolves once `events` (seqs `start`…) of the session, and the summary after them, are committed; rejects with a CommitFailure. */
   commit(sessionId: string, start: number, events: readonly SessionEvent[], summary: StoredSummary | null, lease: LeaseFence = null): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ sessionId, start, lease, events, summary, resolve, reject })
+      this.queue.push({ sessionId, start, lease, events, summary, retried: false, resolve, reject })
       this.pump()
     })
   }
@@ -136,7 +158,8 @@ export class GroupCommitter {
       committed = await this.append(group)
     } catch (failure) {
       const outcome = failure as CommitFailure
-      if (group.length > 1 && outcome.unsettledPid === null) {
+      if (outcome.unsettledPid !== null) return this.settle(group, outcome)
+      if (group.length > 1) {
         for (const pending of group) await this.run([pending])
         return
       }
@@ -146,6 +169,62 @@ export class GroupCommitter {
     for (const pending of group) {
       if (committed.has(pending.sessionId)) pending.resolve()
       else pending.reject(new CommitFailure(fenced(pending.sessionId, pending.start, pending.lease), null))
+    }
+  }
+
+  /**
+   * After a transaction whose answer was lost (the connection dropped, or the statement outlived
+   * its timeout): ends the backend that ran it, so it can never commit later, then reads which
+   * batches are in the log. Those are acknowledged — they committed; the others are sure not to
+   * have and go again once (the fence keeps a second try exact). Only when the database cannot be
+   * reached to tell within SETTLE_MS do the batches fail as unknown, for `repair()` to settle.
+   */
+  private async settle(group: readonly Pending[], outcome: CommitFailure): Promise<void> {
+    const pid = outcome.unsettledPid as number
+    const deadline = Date.now() + SETTLE_MS
+    let landed: Set<string> | null = null
+    while (landed === null) {
+      const attempt = this.landed(group, pid).catch(() => null)
+      const left = deadline - Date.now()
+      landed = await Promise.race([attempt, sleep(Math.max(0, left), null)])
+      if (landed !== null || Date.now() + SETTLE_RETRY_MS >= deadline) break
+      await sleep(SETTLE_RETRY_MS)
+    }
+    if (landed === null) {
+      for (const pending of group) pending.reject(outcome)
+      return
+    }
+    const again: Pending[] = []
+    for (const pending of group) {
+      if (landed.has(pending.sessionId)) pending.resolve()
+      else if (pending.retried) pending.reject(new CommitFailure(outcome.error, null))
+      else {
+        pending.retried = true
+        again.push(pending)
+      }
+    }
+    this.queue = [...again, ...this.queue]
+  }
+
+  /** Ends the backend `pid` and reads which of the group's batches are in the log; rejects while the database is out of reach or the backend still runs. */
+  private async landed(group: readonly Pending[], pid: number): Promise<Set<string>> {
+    const client = await checkout(this.pool)
+    let lost: Error | undefined
+    try {
+      const ended = await client.query<{ gone: boolean }>(END_BACKEND, [pid])
+      if (!ended.rows.every((row) => row.gone)) throw new Error(`the append in flight on database backend ${pid} has not ended yet`)
+      const result = await client.query<{ id: string }>(LANDED, [
+        group.map((pending) => pending.sessionId),
+        group.map((pending) => pending.start),
+        group.map((pending) => (pending.events.length > 0 ? JSON.stringify(pending.events[0]) : null)),
+        group.map((pending) => pending.summary?.eventCount ?? null),
+      ])
+      return new Set(result.rows.map((row) => row.id))
+    } catch (error) {
+      lost = error instanceof Error ? error : new Error(String(error))
+      throw error
+    } finally {
+      client.release(lost ?? false)
     }
   }
 

@@ -3,7 +3,7 @@ import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { StoreError, storageUnavailable } from '../store-error.ts'
 import type { SessionWriter, StoredSummary } from '../store.ts'
 import { afterQueuedWork, DurableWriter } from '../durability.ts'
-import type { CommitFailure, GroupCommitter, LeaseFence } from './group-commit.ts'
+import { END_BACKEND, type CommitFailure, type GroupCommitter, type LeaseFence } from './group-commit.ts'
 import { unavailable } from './pg-failure.ts'
 
 /** Most events one batch gathers from several appends (a longer queue goes in several transactions, in order; one append is never split). */
@@ -14,7 +14,8 @@ const MAX_BATCH_EVENTS = 10_000
  * first append (`afterQueuedWork`), events queued while the session's batch is in flight go
  * together in its next one, and the store's committer joins the batches of many
  * sessions in one transaction. An event is durable when its transaction commits (SPEC 14.2). A
- * batch whose connection was lost mid-statement may have committed: the writer fails, and
+ * batch whose answer was lost is settled by the committer (it committed, or it goes again); only
+ * when the database stays out of reach does the writer fail with the outcome unknown, and then
  * `repair()` waits until that backend is gone, so a reopen reads the settled log.
  */
 export class PostgresSessionWriter extends DurableWriter implements SessionWriter {
@@ -58,11 +59,7 @@ export class PostgresSessionWriter extends DurableWriter implements SessionWrite
     if (pid === null) return
     let ended: boolean
     try {
-      const result = await this.pool.query<{ gone: boolean }>(
-        `SELECT pg_terminate_backend(pid, 10000) AS gone FROM pg_stat_activity
-          WHERE pid = $1 AND datname = current_database() AND usename = current_user AND state <> 'idle'`,
-        [pid],
-      )
+      const result = await this.pool.query<{ gone: boolean }>(END_BACKEND, [pid])
       ended = result.rows.every((row) => row.gone)
     } catch (error) {
       throw unavailable(`session ${this.header.id}`, error)
