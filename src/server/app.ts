@@ -86,7 +86,7 @@ function zoneOrThrow(value: unknown, field: 'timeZone' | 'clientTimeZone'): stri
 
 function sessionIdParam(c: Context): string {
   const id = c.req.param('id') ?? ''
-  if (!SESSION_ID_PATTERN.test(id)) throw new ApiError('session-not-found', `session ${JSON.stringify(id)} does not exist`)
+  if (!SESSION_ID_PATTERN.test(id)) throw new ApiError('session-not-found', `session ${JSON.stringify(id)} does not exist`, { sessionId: id })
   return id
 }
 

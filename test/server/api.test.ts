@@ -314,7 +314,7 @@ describe('session-not-found', () => {
     for (const [method, suffix, body] of routes) {
       expect(await call(app, method, `/api/sessions/${raw}${suffix}`, body)).toEqual({
         status: 404,
-        body: apiError('session-not-found', `session ${JSON.stringify(id)} does not exist`),
+        body: apiError('session-not-found', `session ${JSON.stringify(id)} does not exist`, { sessionId: id }),
       })
     }
     await host.close()
