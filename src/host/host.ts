@@ -7,7 +7,7 @@ import { randomId } from './ids.ts'
 import type { Model } from './models/model.ts'
 import { realTimers, systemClock, type Clock, type Plugin, type SessionFold, type Timers } from './plugin-api.ts'
 import { HostPluginContext, installPlugin, PluginRegistry } from './registry.ts'
-import { Session } from './session/session.ts'
+import { endsStreaming, Session } from './session/session.ts'
 import { SessionFeed } from './session-feed.ts'
 import { FoldingVisitor, SessionLog } from './session-log.ts'
 import type { EventPage, EventRange, FileLayer, ReplicaAnswer, Replication, SessionEntry, SessionWriter, Store, StoredSummary } from './store/index.ts'
@@ -188,6 +188,10 @@ export class Host {
       replication.onLost((id) => this.lost(id, 'its lease was not renewed in time'))
       replication.onAppended((id, count, openTurn) => void this.remoteAppended(id, count, openTurn))
       replication.onCommand((id, command) => this.answer(id, command.name, command.args))
+      replication.onStreaming((id, piece) => {
+        const slot = this.slots.get(id)
+        if (slot?.state !== 'open' && slot?.state !== 'opening') this.feeds.get(id)?.remoteStreaming(piece)
+      })
     }
   }
 
@@ -359,6 +363,14 @@ export class Host {
       this.changed(id)
     })
     session.onStatus(() => this.changed(id))
+    if (this.replication) {
+      // readers on other replicas get the text as it streams here too
+      const replication = this.replication
+      session.onDelta((delta) => replication.shareStreaming(id, delta))
+      log.onWritten((appended) => {
+        if (endsStreaming(appended)) replication.shareStreaming(id, null)
+      })
+    }
     log.onWritten((appended) => {
       for (const hook of this.registry.appendHooks.slice()) {
         if (hook.owner.disposed) continue

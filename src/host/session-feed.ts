@@ -33,6 +33,8 @@ export class SessionFeed {
   private readonly deltaListeners = new Set<(delta: AssistantDelta) => void>()
 
   private remoteStatus: SessionActivity = 'idle'
+  /** The text streamed so far of an answer another replica is generating (SPEC 14.3), or null. */
+  private remoteStreamed: AssistantDelta | null = null
 
   constructor(
     readonly id: string,
@@ -58,12 +60,26 @@ export class SessionFeed {
       this.remoteStatus = status
       for (const listener of this.statusListeners) listener(status)
     }
+    if (!openTurn) this.remoteStreamed = null
+  }
+
+  /** Another replica's model streamed a piece of an answer (or, null, stopped streaming): readers here get it at once. */
+  remoteStreaming(piece: AssistantDelta | null): void {
+    if (this.session !== null) return
+    const current = this.remoteStreamed
+    if (piece === null) {
+      this.remoteStreamed = null
+      return
+    }
+    this.remoteStreamed = current !== null && current.turn === piece.turn && current.step === piece.step ? { ...current, text: current.text + piece.text } : piece
+    for (const listener of this.deltaListeners) listener(piece)
   }
 
   /** Follows a newly opened session of this id. */
   attach(session: Session): void {
     for (const off of this.detach) off()
     this.session = session
+    this.remoteStreamed = null
     this.log = session.log
     this.count = session.log.durableLength
     this.detach = [
@@ -130,9 +146,9 @@ export class SessionFeed {
     if (this.idle) this.onIdle()
   }
 
-  /** The text streamed so far of the answer being generated here, or null (deltas stream only from the replica that runs the session). */
+  /** The text streamed so far of the answer being generated, here or on the replica that runs the session, or null. */
   get streaming(): AssistantDelta | null {
-    return this.session?.streaming ?? null
+    return this.session !== null ? this.session.streaming : this.remoteStreamed
   }
 
   /** Subscribes to the text of answers while they stream (transient). */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SCHEMA } from '../../src/host/index.ts'
 import type { SessionEvent } from '../../src/protocol/index.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
-import { SseReader } from '../support/sse-reader.ts'
+import { SseReader, type Frame } from '../support/sse-reader.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { runCheckCli, startServer, type CliProcess } from './support.ts'
 
@@ -59,6 +59,19 @@ function follow(replica: Replica, id: string): { events: SessionEvent[] } {
   return seen
 }
 
+/** Every frame a stream delivers (status, deltas, events), in order, from where it starts (the end of the log). */
+function frames(replica: Replica, id: string): Frame[] {
+  const seen: Frame[] = []
+  const controller = new AbortController()
+  streams.push(controller)
+  void (async () => {
+    const response = await fetch(`${replica.url}/api/sessions/${id}/stream`, { signal: controller.signal })
+    const sse = new SseReader((response.body as ReadableStream<Uint8Array>).getReader())
+    for (;;) seen.push(await sse.next())
+  })().catch(() => undefined)
+  return seen
+}
+
 async function logOf(db: TestDatabase, id: string): Promise<SessionEvent[]> {
   const rows = await db.admin(`SELECT event_json FROM ${SCHEMA}.events WHERE session_id = $1 ORDER BY seq`, [id])
   return rows.rows.map((row: { event_json: string }) => JSON.parse(row.event_json) as SessionEvent)
@@ -108,6 +121,36 @@ describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
       const answer = (await (await fetch(`${r.url}/api/sessions/s`)).json()) as { session: { eventCount: number } }
       expect(answer.session.eventCount).toBe(log.length)
     }
+  })
+
+  it('streams an answer generated on the lease holder to the readers of another replica as it is written, from its beginning to one who joins mid-answer', async () => {
+    const text = 'Good morning! Here is your plan for today: stretch, write, walk, read and rest.'
+    const script = [{ text, streamDelayMs: 150 }]
+    const db = await freshDatabase()
+    const [a, b] = await Promise.all([replica(db, 'a', script), replica(db, 'b', script)])
+    expect((await post(`${b.url}/api/sessions`, { sessionId: 'w', timeZone: 'UTC' })).status).toBe(201)
+    const early = frames(a, 'w')
+    await vi.waitFor(() => expect(early.map((f) => f.event)).toEqual(['status']), WAIT)
+    expect((await post(`${a.url}/api/sessions/w/messages`, { text: 'plan my day', clientTimeZone: 'UTC' })).status).toBe(202)
+    await vi.waitFor(() => expect(early.filter((f) => f.event === 'assistant-delta').length).toBeGreaterThanOrEqual(3), WAIT)
+    const late = frames(a, 'w')
+    await vi.waitFor(async () => expect((await logOf(db, 'w')).some((e) => e.type === 'turn/end')).toBe(true), WAIT)
+    expect(await leaseOwner(db, 'w')).toMatch(/^b\./)
+    const answered = (list: Frame[]) => list.findIndex((f) => f.event === 'session-event' && (JSON.parse(f.data) as SessionEvent).type === 'assistant/message')
+    for (const seen of [early, late]) await vi.waitFor(() => expect(answered(seen)).toBeGreaterThan(0), WAIT)
+    for (const seen of [early, late]) {
+      const deltas = seen.flatMap((f, i) => (f.event === 'assistant-delta' ? [{ at: i, delta: JSON.parse(f.data) as { turn: number; step: number; text: string } }] : []))
+      // every piece before the answer itself, all of it, in order
+      expect(deltas.every(({ at }) => at < answered(seen))).toBe(true)
+      expect(deltas.map(({ delta }) => delta.text).join('')).toBe(text)
+      expect(new Set(deltas.map(({ delta }) => `${delta.turn}.${delta.step}`))).toEqual(new Set(['1.1']))
+      const message = JSON.parse(seen[answered(seen)].data) as SessionEvent
+      expect(message.type === 'assistant/message' && message.data.content).toEqual([{ type: 'text', text }])
+    }
+    // the reader who joined mid-answer got the text so far at once, right after its status
+    expect(late[0].event).toBe('status')
+    expect(late[1].event).toBe('assistant-delta')
+    expect((JSON.parse(late[1].data) as { text: string }).text.split(' ').length).toBeGreaterThanOrEqual(3)
   })
 
   it('fails over after kill -9 of the lease holder: the open turn closes as interrupted, queued messages and a reminder due meanwhile run exactly once', async () => {

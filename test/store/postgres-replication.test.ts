@@ -77,6 +77,35 @@ describe('PostgreSQL replication (SPEC 14.3)', () => {
     expect(a.replication.holds('n')).toBe(false)
   })
 
+  it('carries streamed text to the other replicas whole and in order, however long, and never ahead of the append that follows it', async () => {
+    const db = await freshDatabase()
+    const a = await replicaStore(db, 'a')
+    const b = await replicaStore(db, 'b')
+    await a.store.createSession(header('t', 'UTC'))
+    expect(await a.replication.claim('t')).toBe(true)
+    const heard: string[] = []
+    const mine: string[] = []
+    b.replication.onStreaming((id, piece) => heard.push(piece === null ? `${id} done` : `${id} ${piece.turn}.${piece.step} ${piece.text}`))
+    b.replication.onAppended((id, count) => heard.push(`${id} appended ${count}`))
+    a.replication.onStreaming((id) => mine.push(id))
+    // far more than one notification may carry (8,000 bytes), with characters JSON escapes and pairs it must not part
+    const long = Array.from({ length: 3000 }, (_, i) => `${i} "é" 😀\n`).join('')
+    a.replication.shareStreaming('t', { turn: 1, step: 1, text: 'Hello, ' })
+    a.replication.shareStreaming('t', { turn: 1, step: 1, text: long })
+    a.replication.shareStreaming('t', { turn: 1, step: 2, text: 'next step' })
+    a.replication.shareStreaming('t', null)
+    a.replication.shareStreaming('t', null)
+    const writer = await a.store.openSession('t', noop)
+    writer.append([event(0)])
+    await writer.barrier()
+    await vi.waitFor(() => expect(heard.at(-1)).toBe('t appended 1'))
+    const text = heard.filter((line) => line.startsWith('t 1.1 ')).map((line) => line.slice('t 1.1 '.length)).join('')
+    expect(text).toBe(`Hello, ${long}`)
+    expect(heard.filter((line) => !line.startsWith('t 1.1 '))).toEqual(['t 1.2 next step', 't done', 't appended 1'])
+    expect(heard.findIndex((line) => !line.startsWith('t 1.1 '))).toBe(heard.length - 3)
+    expect(mine).toEqual([])
+  })
+
   it('runs a command on the replica that holds the session and carries its answer back', async () => {
     const db = await freshDatabase()
     const a = await replicaStore(db, 'a')

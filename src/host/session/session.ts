@@ -23,6 +23,11 @@ export type SessionRuntimeOptions = {
   log: (line: string) => void
 }
 
+/** True when `events` end what a model was streaming: the step's answer, or the turn's end, was written. */
+export function endsStreaming(events: readonly SessionEvent[]): boolean {
+  return events.some((e) => e.type === 'assistant/message' || e.type === 'turn/end')
+}
+
 /** One open session: its log, inbox, lock and agent loop (SPEC 2, 3). */
 export class Session implements SessionView {
   private readonly lock: SessionLock
@@ -48,7 +53,7 @@ export class Session implements SessionView {
     this.inbox = new Inbox(() => log.fold(inboxFold))
     log.onFailure((error) => this.stop(error))
     log.onWritten((events) => {
-      if (this.streamed !== null && events.some((e) => e.type === 'assistant/message' || e.type === 'turn/end')) this.streamed = null
+      if (this.streamed !== null && endsStreaming(events)) this.streamed = null
     })
   }
 

@@ -149,4 +149,14 @@ export interface Replication {
   onCommand(handler: (id: string, command: ReplicaCommand) => Promise<ReplicaAnswer>): void
   /** Sessions that need an owner (an open turn or queued messages) and have none: the lease lapsed or was never taken. */
   orphans(limit: number): Promise<string[]>
+  /**
+   * Shares with the other replicas' readers what an answer streams here (transient, never stored):
+   * a piece of its text, or null once nothing streams (its message or the turn's end was written).
+   */
+  shareStreaming(id: string, piece: StreamedText | null): void
+  /** Calls back with what an answer streams on another replica, in the order it streamed. */
+  onStreaming(listener: (id: string, piece: StreamedText | null) => void): void
 }
+
+/** A piece of the text a model streams for one step of a turn. */
+export type StreamedText = { turn: number; step: number; text: string }

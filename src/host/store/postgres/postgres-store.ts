@@ -320,7 +320,7 @@ export class PostgresStore implements Store {
       const token = replication.tokenOf(id)
       return token === null ? 'lost' : { owner: replication.owner, token }
     }
-    return new PostgresSessionWriter(this.pool, this.committer, header, count, lease)
+    return new PostgresSessionWriter(this.pool, this.committer, header, count, lease, () => replication?.streamingFlushed(id) ?? null)
   }
 
   private async read(id: string, visit: OpenVisitor): Promise<{ header: SessionHeader; count: number }> {

@@ -35,6 +35,8 @@ export class PostgresSessionWriter extends DurableWriter implements SessionWrite
     durableCount: number,
     /** The lease its appends are fenced by (replicas), read at each commit; 'lost' once this replica no longer holds it. */
     private readonly lease: () => LeaseFence | 'lost' = () => null,
+    /** What must reach the database before this session's next append commits (its streamed text, for other replicas), or null. */
+    private readonly beforeCommit: () => Promise<void> | null = () => null,
   ) {
     super(durableCount)
   }
@@ -95,6 +97,8 @@ export class PostgresSessionWriter extends DurableWriter implements SessionWrite
         this.summary = null
         return
       }
+      const first = this.beforeCommit()
+      if (first !== null) await first
       const lease = this.lease()
       if (lease === 'lost') {
         this.fail(new StoreError('unavailable', `storage for session ${this.header.id} is unavailable: this replica no longer holds its lease`, { fenced: true }))

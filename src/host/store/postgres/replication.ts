@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { StoreError } from '../store-error.ts'
-import type { ReplicaAnswer, ReplicaCommand, Replication } from '../store.ts'
+import type { ReplicaAnswer, ReplicaCommand, Replication, StreamedText } from '../store.ts'
 import { SCHEMA } from './migrations.ts'
 import { failureText, unavailable } from './pg-failure.ts'
 import { checkout } from './pool-client.ts'
@@ -12,6 +12,68 @@ export const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint'
 export const EVENTS_CHANNEL = 'schedule_web_events'
 const COMMANDS_CHANNEL = 'schedule_web_commands'
 const ANSWERS_CHANNEL = 'schedule_web_answers'
+/** NOTIFY channel of streamed text: `{"o": <owner>, "s": [[id, turn, step, text] | [id], …]}`, pieces in the order they streamed ([id]: nothing streams now). */
+const STREAMING_CHANNEL = 'schedule_web_streaming'
+
+/** Streamed text waits this long at most to be shared, so that one notification carries many pieces. */
+const STREAMING_BATCH_MS = 20
+/** Most characters of text one entry carries: a notification's payload must stay under 8,000 bytes, and JSON may write a character in 6. */
+const STREAMING_PIECE_CHARS = 1000
+const STREAMING_PAYLOAD_BYTES = 7900
+
+type StreamingEntry = [id: string, turn: number, step: number, text: string] | [id: string]
+
+/** Joins consecutive pieces of one step while they stay short enough for one entry. */
+function coalesce(entries: readonly StreamingEntry[]): StreamingEntry[] {
+  const out: StreamingEntry[] = []
+  for (const entry of entries) {
+    const last = out.at(-1)
+    if (
+      last !== undefined && last.length === 4 && entry.length === 4 &&
+      last[0] === entry[0] && last[1] === entry[1] && last[2] === entry[2] && last[3].length + entry[3].length <= STREAMING_PIECE_CHARS
+    ) {
+      out[out.length - 1] = [last[0], last[1], last[2], last[3] + entry[3]]
+    } else out.push(entry)
+  }
+  return out
+}
+
+/** The notification payloads that carry `entries` in order, each under the size PostgreSQL allows. */
+function streamingPayloads(owner: string, entries: readonly StreamingEntry[]): string[] {
+  const payloads: string[] = []
+  const base = Buffer.byteLength(JSON.stringify({ o: owner, s: [] }))
+  let batch: StreamingEntry[] = []
+  let size = base
+  for (const entry of coalesce(entries)) {
+    const bytes = Buffer.byteLength(JSON.stringify(entry)) + 1
+    if (batch.length > 0 && size + bytes > STREAMING_PAYLOAD_BYTES) {
+      payloads.push(JSON.stringify({ o: owner, s: batch }))
+      batch = []
+      size = base
+    }
+    batch.push(entry)
+    size += bytes
+  }
+  if (batch.length > 0) payloads.push(JSON.stringify({ o: owner, s: batch }))
+  return payloads
+}
+
+/** The entries of a streaming notification another replica sent, or null when it is not one. */
+function streamingEntries(payload: string, owner: string): StreamingEntry[] | null {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(payload)
+  } catch {
+    return null
+  }
+  const { o, s } = (parsed ?? {}) as { o?: unknown; s?: unknown }
+  if (typeof o !== 'string' || o === owner || !Array.isArray(s)) return null
+  const valid = (entry: unknown): entry is StreamingEntry =>
+    Array.isArray(entry) &&
+    typeof entry[0] === 'string' &&
+    (entry.length === 1 || (entry.length === 4 && Number.isSafeInteger(entry[1]) && Number.isSafeInteger(entry[2]) && typeof entry[3] === 'string'))
+  return s.every(valid) ? s : null
+}
 
 /** How long a forwarded command may wait for an owner's answer before the request answers 503. */
 const COMMAND_TIMEOUT_MS = 30_000
@@ -60,6 +122,16 @@ export class PostgresReplication implements Replication {
   private readonly counts = new Map<string, number>()
   private readonly waiting = new Map<string, Waiting>()
   private readonly running = new Map<string, Promise<void>>()
+  private readonly streamingListeners: ((id: string, piece: StreamedText | null) => void)[] = []
+  /** Streamed text not yet sent, in order. */
+  private streamingQueue: StreamingEntry[] = []
+  private streamingTimer: NodeJS.Timeout | null = null
+  /** Settles once everything handed to the database so far has been sent (one notification at a time, in order). */
+  private streamingSent: Promise<void> = Promise.resolve()
+  /** Per session, entries queued or on their way. */
+  private readonly streamingUnsent = new Map<string, number>()
+  /** Sessions whose answer streamed here since they last said nothing streams. */
+  private readonly streamingNow = new Set<string>()
   private handler: ((id: string, command: ReplicaCommand) => Promise<ReplicaAnswer>) | null = null
   private listener: pg.Client | null = null
   private timers: NodeJS.Timeout[] = []
@@ -103,7 +175,7 @@ export class PostgresReplication implements Replication {
     })
     try {
       await client.connect()
-      await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${COMMANDS_CHANNEL}; LISTEN ${ANSWERS_CHANNEL}`)
+      await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${COMMANDS_CHANNEL}; LISTEN ${ANSWERS_CHANNEL}; LISTEN ${STREAMING_CHANNEL}`)
       this.listener = client
       void this.poll()
     } catch {
@@ -124,7 +196,75 @@ export class PostgresReplication implements Replication {
       if (this.held.has(payload)) this.runCommands(payload)
     } else if (channel === ANSWERS_CHANNEL) {
       if (this.waiting.has(payload)) void this.collect([payload])
+    } else if (channel === STREAMING_CHANNEL) {
+      for (const entry of streamingEntries(payload, this.owner) ?? []) {
+        const piece = entry.length === 1 ? null : { turn: entry[1], step: entry[2], text: entry[3] }
+        for (const listener of this.streamingListeners) listener(entry[0], piece)
+      }
     }
+  }
+
+  shareStreaming(id: string, piece: StreamedText | null): void {
+    if (this.stopped) return
+    if (piece === null) {
+      if (this.streamingNow.delete(id)) this.queueStreaming([id])
+      return
+    }
+    this.streamingNow.add(id)
+    let at = 0
+    while (at < piece.text.length) {
+      let end = Math.min(piece.text.length, at + STREAMING_PIECE_CHARS)
+      // never part a surrogate pair
+      if (end < piece.text.length && /[\uD800-\uDBFF]/.test(piece.text[end - 1])) end--
+      this.queueStreaming([id, piece.turn, piece.step, piece.text.slice(at, end)])
+      at = end
+    }
+  }
+
+  onStreaming(listener: (id: string, piece: StreamedText | null) => void): void {
+    this.streamingListeners.push(listener)
+  }
+
+  /**
+   * Sends the streamed text of a session still waiting to go, before that session's next append
+   * commits: notifications reach other replicas in commit order, so a reader there never gets a
+   * piece of an answer after the answer itself. Null when nothing of it waits.
+   */
+  streamingFlushed(id: string): Promise<void> | null {
+    if ((this.streamingUnsent.get(id) ?? 0) === 0) return null
+    if (this.streamingTimer !== null) this.sendStreaming()
+    return this.streamingSent
+  }
+
+  private queueStreaming(entry: StreamingEntry): void {
+    this.streamingQueue.push(entry)
+    this.streamingUnsent.set(entry[0], (this.streamingUnsent.get(entry[0]) ?? 0) + 1)
+    if (this.streamingTimer === null) {
+      this.streamingTimer = setTimeout(() => this.sendStreaming(), STREAMING_BATCH_MS)
+      this.streamingTimer.unref()
+    }
+  }
+
+  /** Hands the queued streamed text to the database, after whatever went before it; a failure loses only that text (it is transient). */
+  private sendStreaming(): void {
+    if (this.streamingTimer !== null) clearTimeout(this.streamingTimer)
+    this.streamingTimer = null
+    const entries = this.streamingQueue
+    this.streamingQueue = []
+    const payloads = streamingPayloads(this.owner, entries)
+    this.streamingSent = this.streamingSent.then(async () => {
+      try {
+        for (const payload of payloads) await this.pool.query('SELECT pg_notify($1, $2)', [STREAMING_CHANNEL, payload])
+      } catch {
+        // the answer itself is durable and replaces its streamed text
+      } finally {
+        for (const [id] of entries) {
+          const left = (this.streamingUnsent.get(id) ?? 1) - 1
+          if (left > 0) this.streamingUnsent.set(id, left)
+          else this.streamingUnsent.delete(id)
+        }
+      }
+    })
   }
 
   private appended(id: string, count: number, openTurn: boolean): void {
@@ -352,6 +492,9 @@ export class PostgresReplication implements Replication {
   async close(): Promise<void> {
     this.stopped = true
     for (const timer of this.timers) clearTimeout(timer)
+    if (this.streamingTimer !== null) clearTimeout(this.streamingTimer)
+    this.streamingTimer = null
+    await this.streamingSent
     await Promise.allSettled([...this.running.values()])
     for (const id of [...this.held.keys()]) await this.release(id)
     const listener = this.listener
