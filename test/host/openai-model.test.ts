@@ -407,7 +407,7 @@ describe('openai model: requests', () => {
 
   it('sends a provider key only to its own endpoint', () => {
     const env = { DEEPSEEK_API_KEY: 'ds', OPENAI_API_KEY: 'oa' }
-    expect(openAiOptionsFromEnv('deepseek-chat', env)).toEqual({ model: 'deepseek-chat', baseUrl: 'https://api.deepseek.com', apiKey: 'ds' })
+    expect(openAiOptionsFromEnv('deepseek-v4-flash', env)).toEqual({ model: 'deepseek-v4-flash', baseUrl: 'https://api.deepseek.com', apiKey: 'ds', thinking: 'disabled' })
     expect(openAiOptionsFromEnv('m', { ...env, MODEL_BASE_URL: 'http://127.0.0.1:8080/v1' })).toEqual({
       model: 'm',
       baseUrl: 'http://127.0.0.1:8080/v1',
@@ -419,6 +419,32 @@ describe('openai model: requests', () => {
       model: 'm',
       baseUrl: 'https://api.deepseek.com',
       apiKey: 'ds',
+      thinking: 'disabled',
+    })
+  })
+
+  it("asks DeepSeek's own API, and only it, for answers without thinking", () => {
+    const thinking = (baseUrl: string) => openAiOptionsFromEnv('m', { MODEL_BASE_URL: baseUrl, MODEL_API_KEY: 'mk' }).thinking
+    expect(
+      ['https://api.deepseek.com', 'https://API.DeepSeek.com/v1/', 'http://127.0.0.1:8080/v1', 'https://api.openai.com/v1', 'https://api.deepseek.com.example.org/v1', 'not a url'].map(
+        thinking,
+      ),
+    ).toEqual(['disabled', 'disabled', undefined, undefined, undefined, undefined])
+  })
+
+  it('sends the thinking switch it was given in the request body (without one, the body has none: see the request above)', async () => {
+    endpoint.reply(ok)
+    const { model } = makeModel({ thinking: 'disabled' })
+    await model.complete(request, new AbortController().signal)
+    expect((await endpoint.received(1)).body).toEqual({
+      model: 'deepseek-chat',
+      stream: true,
+      stream_options: { include_usage: true },
+      thinking: { type: 'disabled' },
+      messages: [
+        { role: 'system', content: 'sys' },
+        { role: 'user', content: 'hi' },
+      ],
     })
   })
 })

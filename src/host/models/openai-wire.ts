@@ -43,14 +43,20 @@ export function toWireMessages(system: string, messages: ModelMessage[]): WireMe
   return out
 }
 
-/** The body of a streaming chat-completions request (usage included in the stream). */
-export function chatCompletionsBody(model: string, request: ModelRequest, temperature?: number): Record<string, unknown> {
+/** The body of a streaming chat-completions request (usage included in the stream); `thinking` is DeepSeek's switch. */
+export function chatCompletionsBody(
+  model: string,
+  request: ModelRequest,
+  options: { temperature?: number | undefined; thinking?: 'enabled' | 'disabled' | undefined } = {},
+): Record<string, unknown> {
+  const { temperature, thinking } = options
   return {
     model,
     messages: toWireMessages(request.system, request.messages),
     stream: true,
     stream_options: { include_usage: true },
     ...(temperature === undefined ? {} : { temperature }),
+    ...(thinking === undefined ? {} : { thinking: { type: thinking } }),
     ...(request.tools.length > 0
       ? {
           tools: request.tools.map((t) => ({

@@ -16,6 +16,13 @@ export type OpenAiModelOptions = {
   baseUrl: string
   apiKey: string | undefined
   temperature?: number
+  /**
+   * DeepSeek's thinking switch, sent as `thinking: {type}` (only DeepSeek's endpoint knows the
+   * field, so it is absent for others). The server asks DeepSeek for `disabled`: in thinking mode an
+   * answer that calls a tool must have its `reasoning_content` sent back in every later request, and
+   * this app keeps reasoning out of its logs and requests (SPEC 10).
+   */
+  thinking?: 'enabled' | 'disabled'
   /** Time one step may take in all, tries and waits included. */
   timeoutMs?: number
   retry?: RetryPolicy
@@ -39,16 +46,26 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value
 }
 
+/** True for DeepSeek's own API (whatever path), the one endpoint that knows the `thinking` switch. */
+export function isDeepSeekEndpoint(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname.toLowerCase() === new URL(DEFAULT_OPENAI_BASE_URL).hostname
+  } catch {
+    return false
+  }
+}
+
 /**
  * Endpoint settings from the environment: MODEL_BASE_URL / MODEL_API_KEY, else DeepSeek with
- * DEEPSEEK_API_KEY. A provider's own key goes only to its own endpoint.
+ * DEEPSEEK_API_KEY. A provider's own key goes only to its own endpoint. DeepSeek's API is asked
+ * for answers without thinking (what `deepseek-chat` was), so tool calls work on every model.
  */
 export function openAiOptionsFromEnv(model: string, env: NodeJS.ProcessEnv = process.env): OpenAiModelOptions {
   const custom = nonEmpty(env.MODEL_BASE_URL)
   const openai = nonEmpty(env.OPENAI_BASE_URL)
   const baseUrl = custom ?? openai ?? DEFAULT_OPENAI_BASE_URL
   const providerKey = custom !== undefined ? undefined : openai !== undefined ? env.OPENAI_API_KEY : env.DEEPSEEK_API_KEY
-  return { model, baseUrl, apiKey: nonEmpty(env.MODEL_API_KEY) ?? nonEmpty(providerKey) }
+  return { model, baseUrl, apiKey: nonEmpty(env.MODEL_API_KEY) ?? nonEmpty(providerKey), ...(isDeepSeekEndpoint(baseUrl) ? { thinking: 'disabled' as const } : {}) }
 }
 
 type Attempt =
@@ -92,7 +109,7 @@ export class OpenAiModel implements Model {
 
   async complete(request: ModelRequest, signal: AbortSignal, onDelta: DeltaListener = noDelta): Promise<ModelResponse> {
     signal.throwIfAborted()
-    const body = JSON.stringify(chatCompletionsBody(this.options.model, request, this.options.temperature))
+    const body = JSON.stringify(chatCompletionsBody(this.options.model, request, { temperature: this.options.temperature, thinking: this.options.thinking }))
     const deadline = this.clock.now() + this.timeoutMs
     const timeout = new AbortController()
     const timer = this.timers.set(
