@@ -1,5 +1,6 @@
 import { expect, test } from './support/fixtures.ts'
 import { createSessionFromUi, localClock, sendMessage, waitForTurnEnds } from './support/browser.ts'
+import { expectAccessible } from './support/axe.ts'
 import { fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
 
 const wallClock = (iso: string, zone: string, options: Intl.DateTimeFormatOptions): string =>
@@ -51,4 +52,69 @@ test('a weekday reminder made in a Berlin browser shows its rule in words and it
   await expect(nyReminder.getByTestId('reminder-own-time')).toHaveText(new RegExp(`^${shown(upcoming[0], 'Europe/Berlin').source.slice(1, -1)} · Berlin$`))
   await expect(nyReminder.getByTestId('reminder-browser-time')).toHaveText(new RegExp(`^${shown(upcoming[0], 'America/New_York').source.slice(1, -1)} · New York, this browser$`))
   await newYork.getByRole('region', { name: 'Reminders' }).screenshot({ path: testInfo.outputPath('calendar-reminder-new-york.png') })
+})
+
+test('the reminder form edits a weekday reminder in its own days and time, keeps a monthly rule it has no fields for, and makes a weekly one', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
+  const berlin = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(berlin)
+  await sendMessage(berlin, 'remind me every weekday at 08:30 to check email')
+  await waitForTurnEnds(server.url, id, 1)
+  await sendMessage(berlin, 'remind me on the 1st of every month at 9 to pay rent')
+  await waitForTurnEnds(server.url, id, 2)
+  const row = (scheduleId: string) => berlin.locator(`[data-testid="reminder"][data-schedule-id="${scheduleId}"]`)
+  const form = berlin.getByTestId('reminder-form')
+  const days = form.getByTestId('reminder-days')
+  const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']
+
+  // a weekday reminder opens in its days and time, and a new prompt leaves its rule as it was
+  await row('schedule-1').getByTestId('reminder-edit').click()
+  await expect(form.getByTestId('reminder-kind')).toHaveValue('weekly')
+  await expect(form.getByTestId('reminder-time')).toHaveValue('08:30')
+  for (const [i, day] of DAYS.entries()) {
+    const box = days.getByRole('checkbox', { name: day })
+    if (i < 5) await expect(box).toBeChecked()
+    else await expect(box).not.toBeChecked()
+  }
+  await expectAccessible(berlin, testInfo, 'weekly-reminder-form')
+  await form.getByTestId('reminder-prompt').fill('check email and chat')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  await expect(row('schedule-1').getByTestId('reminder-rule')).toHaveText('Weekdays at 08:30 · Berlin · schedule-1')
+
+  // a monthly reminder keeps its rule: the form offers it as set, with nothing to pick but the zone
+  const words = (await row('schedule-2').getByTestId('reminder-rule').textContent())?.replace(' · Berlin · schedule-2', '')
+  await row('schedule-2').getByTestId('reminder-edit').click()
+  await expect(form.getByTestId('reminder-kind')).toHaveValue('rule')
+  await expect(form.getByTestId('reminder-kind').locator('option:checked')).toHaveText(`As set: ${words}`)
+  await expect(form.getByTestId('reminder-rule-kept')).toHaveText('Its rule stays as it is; ask the assistant to change it.')
+  await expect(form.getByTestId('reminder-time')).toHaveCount(0)
+  await form.getByTestId('reminder-prompt').fill('pay the rent')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+
+  // a weekly reminder made in the form repeats on the days picked, in the zone picked
+  await berlin.getByTestId('reminder-new').click()
+  await form.getByTestId('reminder-prompt').fill('go running')
+  await form.getByTestId('reminder-kind').selectOption('weekly')
+  for (const day of DAYS) await days.getByRole('checkbox', { name: day }).setChecked(day === 'Tuesday' || day === 'Thursday')
+  await form.getByTestId('reminder-time').fill('18:00')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  await expect(row('schedule-3')).toBeVisible()
+
+  const views = await fetchSchedules(server.url, id)
+  expect(views.map((v) => [v.id, v.kind, v.prompt, v.rrule, v.timeZone])).toEqual([
+    ['schedule-1', 'calendar', 'check email and chat', 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30', 'Europe/Berlin'],
+    ['schedule-2', 'calendar', 'pay the rent', 'FREQ=MONTHLY;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0', 'Europe/Berlin'],
+    ['schedule-3', 'calendar', 'go running', 'FREQ=WEEKLY;BYDAY=TU,TH;BYHOUR=18;BYMINUTE=0', 'Europe/Berlin'],
+  ])
+  const { events } = await readSessionFile(server.dataDir, id)
+  expect(scheduleChanges(events).map((c) => [c.operation, (c.schedule as { id: string }).id])).toEqual([
+    ['create', 'schedule-1'],
+    ['create', 'schedule-2'],
+    ['update', 'schedule-1'],
+    ['update', 'schedule-2'],
+    ['create', 'schedule-3'],
+  ])
 })

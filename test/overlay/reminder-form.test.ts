@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
-import { draftFields, draftOf, draftProblem, newDraft } from '../../src/overlay/lib/reminder-form.ts'
+import { draftFields, draftOf, draftProblem, editFields, newDraft } from '../../src/overlay/lib/reminder-form.ts'
 import { toolOutcome } from '../../src/overlay/lib/tool-outcome.ts'
 
 const view: ScheduleView = {
@@ -28,6 +28,8 @@ describe('reminder form', () => {
       amount: '10',
       unit: 'min',
       zone: 'Pacific/Chatham',
+      days: ['WE'],
+      rule: null,
     })
   })
 
@@ -37,11 +39,41 @@ describe('reminder form', () => {
     expect(draftFields({ ...draft, kind: 'after', amount: '2', unit: 'h' })).toEqual({ prompt: 'feed the cat', after_seconds: 7_200 })
     expect(draftFields({ ...draft, kind: 'every', amount: '15', unit: 'min' })).toEqual({ prompt: 'feed the cat', every_seconds: 900 })
     expect(draftFields({ ...draft, kind: 'daily', time: '09:05' })).toEqual({ prompt: 'feed the cat', rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=5', time_zone: 'Pacific/Chatham' })
+    expect(draftFields({ ...draft, kind: 'weekly', time: '18:00', days: ['TH', 'TU'] })).toEqual({
+      prompt: 'feed the cat',
+      rrule: 'FREQ=WEEKLY;BYDAY=TU,TH;BYHOUR=18;BYMINUTE=0',
+      time_zone: 'Pacific/Chatham',
+    })
   })
 
   it('edits a reminder on the wall clock of its own zone', () => {
     expect(draftOf(view, 'Pacific/Chatham')).toMatchObject({ prompt: 'feed the cat', kind: 'at', date: '2026-12-02', time: '07:45', zone: 'Pacific/Chatham' })
     expect(draftOf({ ...view, kind: 'every', everySeconds: 7_200 }, 'UTC')).toMatchObject({ kind: 'every', amount: '2', unit: 'h' })
+  })
+
+  it('edits a calendar reminder in the fields its rule fits, and keeps a rule it has none for as it is', () => {
+    const calendar = (rrule: string): ScheduleView => ({ ...view, kind: 'calendar', rrule, timeZone: 'Europe/Berlin', starts: '2026-11-30', catchUp: 'latest' })
+    const weekdays = calendar('FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30')
+    expect(draftOf(weekdays, 'Europe/Berlin')).toMatchObject({ kind: 'weekly', time: '08:30', days: ['MO', 'TU', 'WE', 'TH', 'FR'], rule: null })
+    expect(draftOf(calendar('FREQ=WEEKLY;BYDAY=SU,SA;BYHOUR=10;BYMINUTE=0'), 'UTC')).toMatchObject({ kind: 'weekly', time: '10:00', days: ['SA', 'SU'] })
+    expect(draftOf(calendar('FREQ=DAILY;BYHOUR=7;BYMINUTE=5'), 'UTC')).toMatchObject({ kind: 'daily', time: '07:05', rule: null })
+    for (const rrule of [
+      'FREQ=MONTHLY;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0',
+      'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9;BYMINUTE=0',
+      'FREQ=DAILY;BYHOUR=9;BYMINUTE=0;COUNT=3',
+      'FREQ=DAILY;BYHOUR=9,17;BYMINUTE=0',
+      'FREQ=MONTHLY;BYDAY=1MO;BYHOUR=9;BYMINUTE=0',
+    ]) {
+      const draft = draftOf(calendar(rrule), 'Europe/Berlin')
+      expect(draft).toMatchObject({ kind: 'rule', rule: rrule })
+      expect(draftProblem(draft)).toBeNull()
+      expect(draftFields({ ...draft, prompt: 'pay rent' })).toEqual({ prompt: 'pay rent', time_zone: 'Europe/Berlin' })
+    }
+    // an edit that leaves the rule as it was sends no rule (its start and catch-up stay); a changed one sends it
+    const same = draftOf(weekdays, 'Europe/Berlin')
+    expect(editFields({ ...same, prompt: 'stand up' }, weekdays)).toEqual({ prompt: 'stand up', time_zone: 'Europe/Berlin' })
+    expect(editFields({ ...same, days: ['MO', 'WE'] }, weekdays)).toEqual({ prompt: 'feed the cat', rrule: 'FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=8;BYMINUTE=30', time_zone: 'Europe/Berlin' })
+    expect(editFields({ ...same, kind: 'after', amount: '5' }, weekdays)).toEqual({ prompt: 'feed the cat', after_seconds: 300 })
   })
 
   it('says what is missing before anything is sent', () => {
@@ -50,6 +82,7 @@ describe('reminder form', () => {
     expect(draftProblem({ ...draft, prompt: 'x', zone: 'PST' })).toBe('Pick a time zone from the list.')
     expect(draftProblem({ ...draft, prompt: 'x', kind: 'every', amount: '4' })).toBe('Repeat at most every 5 minutes.')
     expect(draftProblem({ ...draft, prompt: 'x', kind: 'after', amount: '1.5' })).toBe('Give a whole number greater than zero.')
+    expect(draftProblem({ ...draft, prompt: 'x', kind: 'weekly', days: [] })).toBe('Pick at least one day.')
     expect(draftProblem({ ...draft, prompt: 'x' })).toBeNull()
   })
 })

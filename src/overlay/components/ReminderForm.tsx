@@ -2,8 +2,8 @@ import { useId, useState, type FormEvent } from 'react'
 import { errorMessage } from '../data/http.ts'
 import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
 import { askNotificationPermissionOnce } from '../lib/notifications.ts'
-import { draftFields, draftProblem, draftOf, newDraft, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
-import type { ScheduleView } from '../../protocol/index.ts'
+import { draftFields, draftProblem, draftOf, editFields, newDraft, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
+import { describeRrule, WEEKDAYS, type ScheduleView, type Weekday } from '../../protocol/index.ts'
 import { ZonePicker } from './ZonePicker.tsx'
 
 const KINDS: Array<[FormKind, string]> = [
@@ -11,7 +11,18 @@ const KINDS: Array<[FormKind, string]> = [
   ['after', 'After a while'],
   ['every', 'Repeat every'],
   ['daily', 'Every day at'],
+  ['weekly', 'Every week on'],
 ]
+
+const DAY_NAMES: Record<Weekday, { short: string; long: string }> = {
+  MO: { short: 'Mon', long: 'Monday' },
+  TU: { short: 'Tue', long: 'Tuesday' },
+  WE: { short: 'Wed', long: 'Wednesday' },
+  TH: { short: 'Thu', long: 'Thursday' },
+  FR: { short: 'Fri', long: 'Friday' },
+  SA: { short: 'Sat', long: 'Saturday' },
+  SU: { short: 'Sun', long: 'Sunday' },
+}
 
 /** The "New reminder" form, or "Edit" of one reminder: the person picks the zone on screen (SPEC 7.9). */
 export function ReminderForm({
@@ -44,7 +55,7 @@ export function ReminderForm({
     event.preventDefault()
     setShown(true)
     if (problem !== null || pending || offline) return
-    const fields = draftFields(draft)
+    const fields = editing === null ? draftFields(draft) : editFields(draft, editing.view)
     if (editing === null) {
       askNotificationPermissionOnce()
       create.mutate(fields, { onSuccess: ({ schedule }) => onDone(schedule.id) })
@@ -53,7 +64,12 @@ export function ReminderForm({
     }
   }
 
-  const local = draft.kind === 'at' || draft.kind === 'daily'
+  const local = draft.kind === 'at' || draft.kind === 'daily' || draft.kind === 'weekly' || draft.kind === 'rule'
+  const timed = draft.kind === 'at' || draft.kind === 'daily' || draft.kind === 'weekly'
+  // a calendar rule the form has no fields for stays selectable as it is
+  const kinds: Array<[FormKind, string]> = draft.rule === null ? KINDS : [...KINDS, ['rule', `As set: ${describeRrule(draft.rule) ?? draft.rule}`]]
+  const toggleDay = (day: Weekday) =>
+    setDraft((old) => ({ ...old, days: old.days.includes(day) ? old.days.filter((d) => d !== day) : WEEKDAYS.filter((d) => d === day || old.days.includes(d)) }))
   return (
     <form
       className="reminder-form"
@@ -72,14 +88,30 @@ export function ReminderForm({
       <div className="field">
         <label htmlFor={ids.kind}>When</label>
         <select id={ids.kind} data-testid="reminder-kind" value={draft.kind} onChange={(e) => change({ kind: e.target.value as FormKind })}>
-          {KINDS.map(([kind, text]) => (
+          {kinds.map(([kind, text]) => (
             <option key={kind} value={kind}>
               {text}
             </option>
           ))}
         </select>
       </div>
-      {local && (
+      {draft.kind === 'weekly' && (
+        <fieldset className="days" data-testid="reminder-days">
+          <legend>On</legend>
+          {WEEKDAYS.map((day) => (
+            <label key={day} className="day" title={DAY_NAMES[day].long}>
+              <input type="checkbox" value={day} checked={draft.days.includes(day)} onChange={() => toggleDay(day)} aria-label={DAY_NAMES[day].long} />
+              <span aria-hidden="true">{DAY_NAMES[day].short}</span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      {draft.kind === 'rule' && (
+        <p className="muted rule-kept" data-testid="reminder-rule-kept">
+          Its rule stays as it is; ask the assistant to change it.
+        </p>
+      )}
+      {timed && (
         <div className="field-row">
           {draft.kind === 'at' && (
             <div className="field">

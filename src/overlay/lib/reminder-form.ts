@@ -1,18 +1,32 @@
-import { canonicalTimeZone, MIN_EVERY_SECONDS, wallClockAt } from '../../protocol/index.ts'
+import { canonicalTimeZone, MIN_EVERY_SECONDS, parseRrule, wallClockAt, WEEKDAYS, type Weekday } from '../../protocol/index.ts'
 import type { ReminderFields } from '../data/queries.ts'
 import type { ScheduleView } from '../../protocol/index.ts'
 
-/** The kinds of reminder the form makes. */
-export type FormKind = 'at' | 'after' | 'every' | 'daily'
+/**
+ * The kinds of reminder the form makes; `rule` is a calendar rule the form has no fields for
+ * (monthly, every other week, until a date…), which an edit keeps as it is.
+ */
+export type FormKind = 'at' | 'after' | 'every' | 'daily' | 'weekly' | 'rule'
 
 /** Units the form counts spans in. */
 export type SpanUnit = 'min' | 'h' | 'd'
 
 /** What the reminder form holds. */
-export type ReminderDraft = { prompt: string; kind: FormKind; date: string; time: string; amount: string; unit: SpanUnit; zone: string }
+export type ReminderDraft = {
+  prompt: string
+  kind: FormKind
+  date: string
+  time: string
+  amount: string
+  unit: SpanUnit
+  zone: string
+  /** The days of a weekly reminder, Monday first. */
+  days: readonly Weekday[]
+  /** The rule of the calendar reminder being edited, kept when the form cannot show it; else null. */
+  rule: string | null
+}
 
 const UNIT_SECONDS: Record<SpanUnit, number> = { min: 60, h: 3_600, d: 86_400 }
-const DAILY = /^FREQ=DAILY;BYHOUR=(\d{1,2});BYMINUTE=(\d{1,2})$/
 
 const pad = (n: number): string => String(n).padStart(2, '0')
 
@@ -28,10 +42,32 @@ function span(seconds: number): { amount: string; unit: SpanUnit } {
   return { amount: String(Math.max(1, Math.round(seconds / 60))), unit: 'min' }
 }
 
-/** A fresh draft: an hour from now, in the zone given (the Session's, by default). */
+/** The weekday of a wall-clock date. */
+function weekdayOf(date: string): Weekday {
+  const [year, month, day] = date.split('-').map(Number)
+  return WEEKDAYS[(new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 6) % 7]
+}
+
+/** A fresh draft: an hour from now, in the zone given (the Session's, by default); weekly on that day. */
 export function newDraft(zone: string, nowMs: number): ReminderDraft {
   const inAnHour = Math.ceil((nowMs + 3_600_000) / 300_000) * 300_000
-  return { prompt: '', kind: 'at', ...wallParts(inAnHour, zone), amount: '10', unit: 'min', zone }
+  const wall = wallParts(inAnHour, zone)
+  return { prompt: '', kind: 'at', ...wall, amount: '10', unit: 'min', zone, days: [weekdayOf(wall.date)], rule: null }
+}
+
+/** The form's fields for a calendar rule: every day or on some weekdays at one time, forever; null for any other rule. */
+function formRule(rrule: string): { kind: 'daily' | 'weekly'; time: string; days: Weekday[] } | null {
+  const parsed = parseRrule(rrule)
+  if (!parsed.ok) return null
+  const { freq, interval, byDay, byMonthDay, byMonth, byHour, byMinute, bySetPos, wkst, end } = parsed.rule
+  const plain = interval === 1 && byMonthDay === null && byMonth === null && bySetPos === null && wkst === null && end.kind === 'never'
+  if (!plain || byHour.length !== 1 || byMinute.length !== 1) return null
+  const time = `${pad(byHour[0])}:${pad(byMinute[0])}`
+  if (freq === 'DAILY' && byDay === null) return { kind: 'daily', time, days: [] }
+  if (freq === 'WEEKLY' && byDay !== null && byDay.every((d) => d.ordinal === null)) {
+    return { kind: 'weekly', time, days: WEEKDAYS.filter((w) => byDay.some((d) => d.weekday === w)) }
+  }
+  return null
 }
 
 /** The draft that edits an existing reminder, in its own zone. */
@@ -45,10 +81,14 @@ export function draftOf(view: ScheduleView, zone: string): ReminderDraft {
       return { ...base, kind: 'after', ...span(view.afterSeconds) }
     case 'every':
       return { ...base, kind: 'every', ...span(view.everySeconds) }
+    case 'calendar': {
+      const shown = formRule(view.rrule)
+      if (shown === null) return { ...base, kind: 'rule', rule: view.rrule }
+      return { ...base, kind: shown.kind, time: shown.time, ...(shown.kind === 'weekly' ? { days: shown.days } : {}) }
+    }
     default: {
-      const rule = (view as { rrule?: unknown }).rrule
-      const daily = typeof rule === 'string' ? DAILY.exec(rule) : null
-      return daily === null ? base : { ...base, kind: 'daily', time: `${pad(Number(daily[1]))}:${pad(Number(daily[2]))}` }
+      const unknown: never = view
+      return unknown
     }
   }
 }
@@ -56,10 +96,12 @@ export function draftOf(view: ScheduleView, zone: string): ReminderDraft {
 /** Why a draft cannot be sent yet, or null when it can. */
 export function draftProblem(draft: ReminderDraft): string | null {
   if (draft.prompt.trim().length === 0) return 'Say what to remind you of.'
-  if (draft.kind === 'at' || draft.kind === 'daily') {
+  if (draft.kind === 'at' || draft.kind === 'daily' || draft.kind === 'weekly' || draft.kind === 'rule') {
     if (canonicalTimeZone(draft.zone) === null) return 'Pick a time zone from the list.'
+    if (draft.kind === 'rule') return draft.rule === null ? 'Pick when.' : null
     if (!/^\d{2}:\d{2}$/.test(draft.time)) return 'Pick a time.'
     if (draft.kind === 'at' && !/^\d{4}-\d{2}-\d{2}$/.test(draft.date)) return 'Pick a date.'
+    if (draft.kind === 'weekly' && draft.days.length === 0) return 'Pick at least one day.'
     return null
   }
   const amount = Number(draft.amount)
@@ -78,13 +120,29 @@ export function draftFields(draft: ReminderDraft): ReminderFields {
       return { prompt, after_seconds: Number(draft.amount) * UNIT_SECONDS[draft.unit] }
     case 'every':
       return { prompt, every_seconds: Number(draft.amount) * UNIT_SECONDS[draft.unit] }
-    case 'daily': {
+    case 'daily':
+    case 'weekly': {
       const [hour, minute] = draft.time.split(':').map(Number)
-      return { prompt, rrule: `FREQ=DAILY;BYHOUR=${hour};BYMINUTE=${minute}`, time_zone: draft.zone }
+      const days = draft.kind === 'weekly' ? `;BYDAY=${WEEKDAYS.filter((w) => draft.days.includes(w)).join(',')}` : ''
+      return { prompt, rrule: `FREQ=${draft.kind === 'daily' ? 'DAILY' : 'WEEKLY'}${days};BYHOUR=${hour};BYMINUTE=${minute}`, time_zone: draft.zone }
     }
+    case 'rule':
+      // the reminder keeps its rule; a zone picked on screen moves it there
+      return { prompt, time_zone: draft.zone }
     default: {
       const unreachable: never = draft.kind
       return unreachable
     }
   }
+}
+
+/**
+ * The fields an edit sends: the draft's, without a rule the calendar reminder already has (so
+ * changing only its prompt or zone leaves its series, start and catch-up as they are).
+ */
+export function editFields(draft: ReminderDraft, view: ScheduleView): ReminderFields {
+  const fields = draftFields(draft)
+  if (view.kind !== 'calendar' || fields.rrule !== view.rrule) return fields
+  const { rrule: _same, ...rest } = fields
+  return rest
 }
