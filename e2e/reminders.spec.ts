@@ -105,3 +105,23 @@ test('a local time from a browser in another zone makes the assistant ask which 
   expect(assistantTexts(onDisk)).toEqual([expect.stringContaining('Which time zone do you mean')])
   expect(await fetchSchedules(server.url, id)).toEqual([])
 })
+
+test('naming the zone in reply to the question sets the reminder in that zone, for both browsers', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const berlin = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(berlin)
+  const newYork = await zones.open('America/New_York', berlin.url())
+  const at = wallClockAhead('Europe/Berlin', 120)
+  await sendMessage(newYork, `remind me at ${at} to stretch`)
+  await waitForTurnEnds(server.url, id, 1)
+  await sendMessage(newYork, 'Berlin')
+  await waitForTurnEnds(server.url, id, 2)
+  const [view] = await fetchSchedules(server.url, id)
+  expect(view).toMatchObject({ id: 'schedule-1', kind: 'at', prompt: 'stretch', timeZone: 'Europe/Berlin' })
+  expect(wallClockIn('Europe/Berlin', view.scheduledAt as string)).toBe(`${at}:00`)
+  for (const page of [newYork, berlin]) {
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Done: reminder schedule-1 "stretch" is set for ')
+    await expect(page.getByTestId('message-assistant').last()).toContainText(` at ${at} in Berlin.`)
+    await expect(page.getByTestId('reminder')).toHaveCount(1)
+  }
+})

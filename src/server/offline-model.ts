@@ -1,6 +1,6 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, Clock } from '../host/index.ts'
 import { abortableDelay, systemClock } from '../host/index.ts'
-import { parseReadingText, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, zonePlace } from '../protocol/index.ts'
+import { canonicalTimeZone, parseReadingText, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, zonePlace } from '../protocol/index.ts'
 import { localTimeWords } from './local-words.ts'
 import { parseIntent } from './offline-intent.ts'
 
@@ -67,7 +67,8 @@ function describe(outcome: ToolOutcome, nowMs: number): string {
     const session = String(value.sessionTimeZone ?? 'unavailable')
     const clients = Array.isArray(value.clientTimeZones) ? (value.clientTimeZones as string[]) : []
     const known = [...new Set([...(session === 'unavailable' ? [] : [session]), ...clients])]
-    return `Which time zone do you mean for that time? This Session's time zone is ${session}; your browser${clients.length > 1 ? 's report' : ' reports'} ${clients.length > 0 ? clients.join(', ') : 'no zone'}. Known zones: ${known.length > 0 ? known.join(', ') : 'none'}. Please say it again with the zone, for example "remind me at 09:30 ${known[0] ?? 'Europe/Berlin'} to stretch".`
+    const example = known[0] ?? 'Europe/Berlin'
+    return `Which time zone do you mean for that time? This Session's time zone is ${session}; your browser${clients.length > 1 ? 's report' : ' reports'} ${clients.length > 0 ? clients.join(', ') : 'no zone'}. Known zones: ${known.length > 0 ? known.join(', ') : 'none'}. Name one ("${zonePlace(example)}" or "${example}"), or say it again with the zone, for example "remind me at 09:30 ${example} to stretch".`
   }
   if (typeof value.code === 'string' && typeof value.message === 'string') {
     return `I could not do that: ${value.message} (${value.code}).`
@@ -151,6 +152,62 @@ function toolOutcomes(messages: ModelMessage[]): ToolOutcome[] | null {
   })
 }
 
+/** The zones a `timezone_confirmation_required` answer names (the Session's first, then the browsers'), or null for another result. */
+function questionZones(text: string): string[] | null {
+  let value: Record<string, unknown>
+  try {
+    value = JSON.parse(text) as Record<string, unknown>
+  } catch {
+    return null
+  }
+  if (value.code !== 'timezone_confirmation_required') return null
+  const session = typeof value.sessionTimeZone === 'string' && value.sessionTimeZone !== 'unavailable' ? [value.sessionTimeZone] : []
+  const clients = Array.isArray(value.clientTimeZones) ? value.clientTimeZones.filter((z): z is string => typeof z === 'string') : []
+  return [...new Set([...session, ...clients])]
+}
+
+/** The zone a short reply names ("Tokyo", "Asia/Tokyo", "in Berlin time", "UTC"): an IANA zone, or a known zone by its place; else null. */
+export function namedZone(text: string, known: readonly string[]): string | null {
+  const name = text
+    .trim()
+    .replace(/[.!]+$/, '')
+    .replace(/^(?:i mean|use|in|the)\s+/i, '')
+    .replace(/\s+(?:time zone|timezone|zone|time)$/i, '')
+    .trim()
+  if (name === '' || name.split(/\s+/).length > 4) return null
+  const canonical = canonicalTimeZone(name)
+  if (canonical !== null) return canonical
+  const key = name.toLowerCase().replace(/[\s_]+/g, ' ')
+  return known.find((zone) => key === (zone.split('/').at(-1) ?? zone).replace(/_/g, ' ').toLowerCase() || key === zonePlace(zone).toLowerCase()) ?? null
+}
+
+/**
+ * A reply that only names a zone, right after the assistant asked which zone a local time meant:
+ * the person's request that was asked about, and the zone; null for anything else. It looks only
+ * at the last few messages (person, question, tool result, call, request), readings skipped.
+ */
+function zoneReply(messages: ModelMessage[], text: string): { request: string; zone: string } | null {
+  let i = messages.length - 1
+  const isReading = (m: ModelMessage): boolean => m.role === 'user' && parseReadingText(m.text) !== null
+  const next = (): ModelMessage | undefined => {
+    while (i >= 0 && isReading(messages[i])) i--
+    return messages[i--]
+  }
+  if (next()?.role !== 'user') return null
+  const question = next()
+  if (question?.role !== 'assistant' || question.toolCalls.length > 0) return null
+  const result = next()
+  const known = result?.role === 'tool' ? questionZones(result.text) : null
+  if (known === null) return null
+  const zone = namedZone(text, known)
+  if (zone === null) return null
+  let call = next()
+  while (call?.role === 'tool') call = next()
+  if (call?.role !== 'assistant' || call.toolCalls.length === 0) return null
+  const request = next()
+  return request?.role === 'user' ? { request: request.text, zone } : null
+}
+
 /** The default model: deterministic, offline, demo-grade; drives the Schedule tools (SPEC 10). */
 export class OfflineModel implements Model {
   readonly name = 'offline'
@@ -170,7 +227,9 @@ export class OfflineModel implements Model {
     if (text === null) return { text: 'Noted.', toolCalls: [] }
     if (text.startsWith(FOLLOW_UP_HEADER)) return { text: relay(text), toolCalls: [] }
     const hasTool = (name: string): boolean => request.tools.some((t) => t.name === name)
-    const intent = parseIntent(text, reading, this.clock.now())
+    // "Tokyo" after "Which time zone do you mean?": the request asked about, in that zone
+    const reply = zoneReply(messages, text)
+    const intent = parseIntent(reply === null ? text : `${reply.request} in ${reply.zone}`, reading, this.clock.now())
     const call = (name: string, args: Record<string, unknown>): ModelResponse => {
       const toolCalls: ModelToolCall[] = [{ name, arguments: JSON.stringify(args) }]
       return { text: '', toolCalls }

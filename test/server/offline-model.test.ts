@@ -132,7 +132,39 @@ describe('offline model through the API', () => {
     await post('/api/sessions/berlin/messages', { text: 'remind me at 08:30 to stretch', clientTimeZone: 'America/New_York' })
     await settle(session)
     expect(assistantTexts(session.events())).toEqual([
-      'Which time zone do you mean for that time? This Session\'s time zone is Europe/Berlin; your browser reports America/New_York. Known zones: Europe/Berlin, America/New_York. Please say it again with the zone, for example "remind me at 09:30 Europe/Berlin to stretch".',
+      'Which time zone do you mean for that time? This Session\'s time zone is Europe/Berlin; your browser reports America/New_York. Known zones: Europe/Berlin, America/New_York. Name one ("Berlin" or "Europe/Berlin"), or say it again with the zone, for example "remind me at 09:30 Europe/Berlin to stretch".',
+    ])
+    expect(await (await app.request('/api/sessions/berlin/schedules')).json()).toEqual({ schedules: [] })
+    await host.close()
+  })
+
+  it.each([
+    ['New York', 'America/New_York', 'today at 09:30 in New York'],
+    ['berlin time', 'Europe/Berlin', 'today at 09:30 in Berlin'],
+    ['Asia/Tokyo.', 'Asia/Tokyo', 'tomorrow at 09:30 in Tokyo'],
+  ])('takes %j, said in reply to its question, as the zone of the request it asked about', async (reply, zone, words) => {
+    const { host, app, post, session } = await setup()
+    await post('/api/sessions/berlin/messages', { text: 'remind me at 09:30 to stretch', clientTimeZone: 'America/New_York' })
+    await settle(session)
+    await post('/api/sessions/berlin/messages', { text: reply, clientTimeZone: 'America/New_York' })
+    await settle(session)
+    expect(assistantTexts(session.events()).slice(1)).toEqual([`Done: reminder schedule-1 "stretch" is set for ${words}.`])
+    const { schedules } = (await (await app.request('/api/sessions/berlin/schedules')).json()) as { schedules: { prompt: string; timeZone: string }[] }
+    expect(schedules.map((s) => [s.prompt, s.timeZone])).toEqual([['stretch', zone]])
+    await host.close()
+  })
+
+  it('answers a reply that names no zone, or one with no question before it, as it answers anything else', async () => {
+    const { host, app, post, session } = await setup()
+    await post('/api/sessions/berlin/messages', { text: 'remind me at 09:30 to stretch', clientTimeZone: 'America/New_York' })
+    await settle(session)
+    await post('/api/sessions/berlin/messages', { text: 'Narnia', clientTimeZone: 'America/New_York' })
+    await settle(session)
+    await post('/api/sessions/berlin/messages', { text: 'Berlin', clientTimeZone: 'America/New_York' })
+    await settle(session)
+    expect(assistantTexts(session.events()).slice(1).map((text) => text.replace(/^It is \S+\. /, 'It is … '))).toEqual([
+      'It is … Session time zone: Europe/Berlin; your time zone: America/New_York. You said: Narnia',
+      'It is … Session time zone: Europe/Berlin; your time zone: America/New_York. You said: Berlin',
     ])
     expect(await (await app.request('/api/sessions/berlin/schedules')).json()).toEqual({ schedules: [] })
     await host.close()
