@@ -186,7 +186,8 @@ export class GroupCommitter {
     while (landed === null) {
       const attempt = this.landed(group, pid).catch(() => null)
       const left = deadline - Date.now()
-      landed = await Promise.race([attempt, sleep(Math.max(0, left), null)])
+      // the deadline's timer outlives an attempt that won the race: it must not hold a stopping process
+      landed = await Promise.race([attempt, sleep(Math.max(0, left), null, { ref: false })])
       if (landed !== null || Date.now() + SETTLE_RETRY_MS >= deadline) break
       await sleep(SETTLE_RETRY_MS)
     }
