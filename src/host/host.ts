@@ -7,7 +7,7 @@ import { randomId } from './ids.ts'
 import type { Model } from './models/model.ts'
 import { realTimers, systemClock, type Clock, type Plugin, type SessionFold, type Timers } from './plugin-api.ts'
 import { HostPluginContext, installPlugin, PluginRegistry } from './registry.ts'
-import { endsStreaming, Session } from './session/session.ts'
+import { Session } from './session/session.ts'
 import { SessionFeed } from './session-feed.ts'
 import { FoldingVisitor, SessionLog } from './session-log.ts'
 import type { EventPage, EventRange, FileLayer, ReplicaAnswer, Replication, SessionEntry, SessionWriter, Store, StoredSummary } from './store/index.ts'
@@ -367,9 +367,7 @@ export class Host {
       // readers on other replicas get the text as it streams here too
       const replication = this.replication
       session.onDelta((delta) => replication.shareStreaming(id, delta))
-      log.onWritten((appended) => {
-        if (endsStreaming(appended)) replication.shareStreaming(id, null)
-      })
+      session.onStreamingEnd(() => replication.shareStreaming(id, null))
     }
     log.onWritten((appended) => {
       for (const hook of this.registry.appendHooks.slice()) {

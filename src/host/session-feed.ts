@@ -1,7 +1,6 @@
-import type { SessionEvent, SessionHeader } from '../protocol/index.ts'
+import { appendDelta, type AssistantDelta, type SessionEvent, type SessionHeader } from '../protocol/index.ts'
 import type { Session } from './session/session.ts'
 import type { SessionActivity } from './session/lock.ts'
-import type { AssistantDelta } from './session/turn-runner.ts'
 import type { SessionLog } from './session-log.ts'
 import type { EventPage, EventRange, Store } from './store/index.ts'
 
@@ -66,12 +65,11 @@ export class SessionFeed {
   /** Another replica's model streamed a piece of an answer (or, null, stopped streaming): readers here get it at once. */
   remoteStreaming(piece: AssistantDelta | null): void {
     if (this.session !== null) return
-    const current = this.remoteStreamed
     if (piece === null) {
       this.remoteStreamed = null
       return
     }
-    this.remoteStreamed = current !== null && current.turn === piece.turn && current.step === piece.step ? { ...current, text: current.text + piece.text } : piece
+    this.remoteStreamed = appendDelta(this.remoteStreamed, piece)
     for (const listener of this.deltaListeners) listener(piece)
   }
 

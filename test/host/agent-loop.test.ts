@@ -56,6 +56,31 @@ describe('agent loop', () => {
     await host.close()
   })
 
+  it('keeps the text streamed so far of the step being answered, and says once that it ended when its message is written', async () => {
+    const dir = await tempDir()
+    const { host, model } = await makeHost(dir)
+    model.push(async (_request, _signal, onDelta) => {
+      onDelta('Hel')
+      onDelta('lo')
+      return { text: 'Hello' }
+    })
+    model.push({ text: 'not streamed' })
+    const { session } = await host.createSession({ id: 's', timeZone: 'UTC' })
+    const seen: string[] = []
+    session.onDelta((delta) => seen.push(`${delta.turn}.${delta.step} ${delta.text} → ${JSON.stringify(session.streaming)}`))
+    session.onStreamingEnd(() => seen.push(`end, streaming ${JSON.stringify(session.streaming)}`))
+    await session.enqueue(userMessage('m1', 'hello'), 'next-turn')
+    await settle(session)
+    await session.enqueue(userMessage('m2', 'again'), 'next-turn')
+    await settle(session)
+    expect(seen).toEqual([
+      '1.1 Hel → {"turn":1,"step":1,"text":"Hel"}',
+      '1.1 lo → {"turn":1,"step":1,"text":"Hello"}',
+      'end, streaming null',
+    ])
+    await host.close()
+  })
+
   it('writes request/header only on first use and when the tool set changes', async () => {
     const dir = await tempDir()
     const { host, model } = await makeHost(dir)

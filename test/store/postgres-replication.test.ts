@@ -94,7 +94,6 @@ describe('PostgreSQL replication (SPEC 14.3)', () => {
     a.replication.shareStreaming('t', { turn: 1, step: 1, text: long })
     a.replication.shareStreaming('t', { turn: 1, step: 2, text: 'next step' })
     a.replication.shareStreaming('t', null)
-    a.replication.shareStreaming('t', null)
     const writer = await a.store.openSession('t', noop)
     writer.append([event(0)])
     await writer.barrier()

@@ -1,5 +1,5 @@
 import type { EventDraft, InboxTarget, SessionEvent, SessionHeader, UserMessage } from '../../protocol/index.ts'
-import { errorMessage } from '../../protocol/index.ts'
+import { appendDelta, errorMessage } from '../../protocol/index.ts'
 import { compactionDrafts } from '../compaction.ts'
 import { inboxFold, loopFold, surfaceFold } from '../folds.ts'
 import type { Model } from '../models/model.ts'
@@ -23,11 +23,6 @@ export type SessionRuntimeOptions = {
   log: (line: string) => void
 }
 
-/** True when `events` end what a model was streaming: the step's answer, or the turn's end, was written. */
-export function endsStreaming(events: readonly SessionEvent[]): boolean {
-  return events.some((e) => e.type === 'assistant/message' || e.type === 'turn/end')
-}
-
 /** One open session: its log, inbox, lock and agent loop (SPEC 2, 3). */
 export class Session implements SessionView {
   private readonly lock: SessionLock
@@ -36,6 +31,7 @@ export class Session implements SessionView {
   private readonly lifetime = new AbortController()
   private kickScheduled = false
   private readonly deltaListeners = new Set<(delta: AssistantDelta) => void>()
+  private readonly streamingEndListeners = new Set<() => void>()
   /** The text streamed so far of the step whose answer is not written yet (transient, never stored). */
   private streamed: AssistantDelta | null = null
   private readonly statusListeners = new Set<(status: SessionActivity) => void>()
@@ -53,7 +49,9 @@ export class Session implements SessionView {
     this.inbox = new Inbox(() => log.fold(inboxFold))
     log.onFailure((error) => this.stop(error))
     log.onWritten((events) => {
-      if (this.streamed !== null && endsStreaming(events)) this.streamed = null
+      if (this.streamed === null || !events.some((e) => e.type === 'assistant/message' || e.type === 'turn/end')) return
+      this.streamed = null
+      for (const listener of this.streamingEndListeners) listener()
     })
   }
 
@@ -130,6 +128,12 @@ export class Session implements SessionView {
   onDelta(listener: (delta: AssistantDelta) => void): () => void {
     this.deltaListeners.add(listener)
     return () => this.deltaListeners.delete(listener)
+  }
+
+  /** Subscribes to the end of a streamed answer: its message, or the turn's end, was written (`streaming` is null again). */
+  onStreamingEnd(listener: () => void): () => void {
+    this.streamingEndListeners.add(listener)
+    return () => this.streamingEndListeners.delete(listener)
   }
 
   whenIdle(): Promise<void> {
@@ -292,8 +296,7 @@ export class Session implements SessionView {
       model: this.options.model,
       systemPrompt: this.options.systemPrompt,
       onDelta: (delta: AssistantDelta) => {
-        const current = this.streamed
-        this.streamed = current !== null && current.turn === delta.turn && current.step === delta.step ? { ...current, text: current.text + delta.text } : delta
+        this.streamed = appendDelta(this.streamed, delta)
         for (const listener of this.deltaListeners) listener(delta)
       },
       surface: this.surfaceMessages,

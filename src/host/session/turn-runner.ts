@@ -1,4 +1,4 @@
-import type { EventDraft, SessionEvent, ToolCall, TurnEndReason, UserMessage } from '../../protocol/index.ts'
+import type { AssistantDelta, EventDraft, SessionEvent, ToolCall, TurnEndReason, UserMessage } from '../../protocol/index.ts'
 import { errorMessage } from '../../protocol/index.ts'
 import { loopFold, surfaceFold } from '../folds.ts'
 import { randomId } from '../ids.ts'
@@ -24,8 +24,7 @@ export type TurnContext = {
   surface: SurfaceMessages
 }
 
-/** A piece of an answer still being generated (SPEC 9 `assistant-delta`): never stored; the durable `assistant/message` replaces it. */
-export type AssistantDelta = { turn: number; step: number; text: string }
+export type { AssistantDelta }
 
 type StepOutcome = 'continue' | 'done' | { reason: TurnEndReason; message?: string }
 

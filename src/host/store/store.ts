@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionHeader } from '../../protocol/index.ts'
+import type { AssistantDelta, SessionEvent, SessionHeader } from '../../protocol/index.ts'
 import type { StoreError } from './store-error.ts'
 
 /**
@@ -153,10 +153,7 @@ export interface Replication {
    * Shares with the other replicas' readers what an answer streams here (transient, never stored):
    * a piece of its text, or null once nothing streams (its message or the turn's end was written).
    */
-  shareStreaming(id: string, piece: StreamedText | null): void
+  shareStreaming(id: string, piece: AssistantDelta | null): void
   /** Calls back with what an answer streams on another replica, in the order it streamed. */
-  onStreaming(listener: (id: string, piece: StreamedText | null) => void): void
+  onStreaming(listener: (id: string, piece: AssistantDelta | null) => void): void
 }
-
-/** A piece of the text a model streams for one step of a turn. */
-export type StreamedText = { turn: number; step: number; text: string }

@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react'
+import { appendDelta, type AssistantDelta } from '../../protocol/index.ts'
 
 /** Text a model is generating right now, per step (SPEC 9 "Streaming text"); never stored, replaced by `assistant/message`. */
-export type StreamingText = { turn: number; step: number; text: string }
+export type StreamingText = AssistantDelta
 
 const bySession = new Map<string, StreamingText[]>()
 const listeners = new Set<() => void>()
@@ -15,7 +16,7 @@ function emit(): void {
 export function addDelta(sessionId: string, delta: StreamingText): void {
   const list = bySession.get(sessionId) ?? EMPTY
   const index = list.findIndex((s) => s.turn === delta.turn && s.step === delta.step)
-  const next = index === -1 ? [...list, delta] : list.map((s, i) => (i === index ? { ...s, text: s.text + delta.text } : s))
+  const next = index === -1 ? [...list, delta] : list.map((s, i) => (i === index ? appendDelta(s, delta) : s))
   bySession.set(sessionId, next)
   emit()
 }

@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { StoreError } from '../store-error.ts'
-import type { ReplicaAnswer, ReplicaCommand, Replication, StreamedText } from '../store.ts'
+import type { AssistantDelta } from '../../../protocol/index.ts'
+import type { ReplicaAnswer, ReplicaCommand, Replication } from '../store.ts'
 import { SCHEMA } from './migrations.ts'
 import { failureText, unavailable } from './pg-failure.ts'
 import { checkout } from './pool-client.ts'
@@ -122,7 +123,7 @@ export class PostgresReplication implements Replication {
   private readonly counts = new Map<string, number>()
   private readonly waiting = new Map<string, Waiting>()
   private readonly running = new Map<string, Promise<void>>()
-  private readonly streamingListeners: ((id: string, piece: StreamedText | null) => void)[] = []
+  private readonly streamingListeners: ((id: string, piece: AssistantDelta | null) => void)[] = []
   /** Streamed text not yet sent, in order. */
   private streamingQueue: StreamingEntry[] = []
   private streamingTimer: NodeJS.Timeout | null = null
@@ -130,8 +131,6 @@ export class PostgresReplication implements Replication {
   private streamingSent: Promise<void> = Promise.resolve()
   /** Per session, entries queued or on their way. */
   private readonly streamingUnsent = new Map<string, number>()
-  /** Sessions whose answer streamed here since they last said nothing streams. */
-  private readonly streamingNow = new Set<string>()
   private handler: ((id: string, command: ReplicaCommand) => Promise<ReplicaAnswer>) | null = null
   private listener: pg.Client | null = null
   private timers: NodeJS.Timeout[] = []
@@ -204,13 +203,12 @@ export class PostgresReplication implements Replication {
     }
   }
 
-  shareStreaming(id: string, piece: StreamedText | null): void {
+  shareStreaming(id: string, piece: AssistantDelta | null): void {
     if (this.stopped) return
     if (piece === null) {
-      if (this.streamingNow.delete(id)) this.queueStreaming([id])
+      this.queueStreaming([id])
       return
     }
-    this.streamingNow.add(id)
     let at = 0
     while (at < piece.text.length) {
       let end = Math.min(piece.text.length, at + STREAMING_PIECE_CHARS)
@@ -221,7 +219,7 @@ export class PostgresReplication implements Replication {
     }
   }
 
-  onStreaming(listener: (id: string, piece: StreamedText | null) => void): void {
+  onStreaming(listener: (id: string, piece: AssistantDelta | null) => void): void {
     this.streamingListeners.push(listener)
   }
 
