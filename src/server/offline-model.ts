@@ -63,10 +63,9 @@ function describe(outcome: ToolOutcome, nowMs: number): string {
   } catch {
     return `The ${outcome.name} tool answered: ${outcome.text}`
   }
-  if (typeof value.code === 'string' && value.code === 'timezone_confirmation_required') {
-    const session = String(value.sessionTimeZone ?? 'unavailable')
-    const clients = Array.isArray(value.clientTimeZones) ? (value.clientTimeZones as string[]) : []
-    const known = [...new Set([...(session === 'unavailable' ? [] : [session]), ...clients])]
+  const question = zoneQuestion(value)
+  if (question !== null) {
+    const { session, clients, known } = question
     const example = known[0] ?? 'Europe/Berlin'
     return `Which time zone do you mean for that time? This Session's time zone is ${session}; your browser${clients.length > 1 ? 's report' : ' reports'} ${clients.length > 0 ? clients.join(', ') : 'no zone'}. Known zones: ${known.length > 0 ? known.join(', ') : 'none'}. Name one ("${zonePlace(example)}" or "${example}"), or say it again with the zone, for example "remind me at 09:30 ${example} to stretch".`
   }
@@ -152,18 +151,21 @@ function toolOutcomes(messages: ModelMessage[]): ToolOutcome[] | null {
   })
 }
 
-/** The zones a `timezone_confirmation_required` answer names (the Session's first, then the browsers'), or null for another result. */
+/** The zones a `timezone_confirmation_required` tool result names: the Session's (or `unavailable`), the browsers', and both (the Session's first); null for another result. */
+function zoneQuestion(value: Record<string, unknown>): { session: string; clients: string[]; known: string[] } | null {
+  if (value.code !== 'timezone_confirmation_required') return null
+  const session = typeof value.sessionTimeZone === 'string' ? value.sessionTimeZone : 'unavailable'
+  const clients = Array.isArray(value.clientTimeZones) ? value.clientTimeZones.filter((z): z is string => typeof z === 'string') : []
+  return { session, clients, known: [...new Set([...(session === 'unavailable' ? [] : [session]), ...clients])] }
+}
+
+/** The zones the zone question in a tool result's text offered, or null when it is not one. */
 function questionZones(text: string): string[] | null {
-  let value: Record<string, unknown>
   try {
-    value = JSON.parse(text) as Record<string, unknown>
+    return zoneQuestion(JSON.parse(text) as Record<string, unknown>)?.known ?? null
   } catch {
     return null
   }
-  if (value.code !== 'timezone_confirmation_required') return null
-  const session = typeof value.sessionTimeZone === 'string' && value.sessionTimeZone !== 'unavailable' ? [value.sessionTimeZone] : []
-  const clients = Array.isArray(value.clientTimeZones) ? value.clientTimeZones.filter((z): z is string => typeof z === 'string') : []
-  return [...new Set([...session, ...clients])]
 }
 
 /** The zone a short reply names ("Tokyo", "Asia/Tokyo", "in Berlin time", "UTC"): an IANA zone, or a known zone by its place; else null. */
