@@ -1,6 +1,7 @@
 import { parseRrule, type CalendarRule, type RuleDay, type Weekday } from './rrule.ts'
 
-const DAY_NAMES: Record<Weekday, string> = {
+/** English names of the RFC 5545 weekdays. */
+export const DAY_NAMES: Readonly<Record<Weekday, string>> = {
   MO: 'Monday',
   TU: 'Tuesday',
   WE: 'Wednesday',

@@ -3,7 +3,7 @@ import { errorMessage } from '../data/http.ts'
 import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
 import { askNotificationPermissionOnce } from '../lib/notifications.ts'
 import { draftFields, draftProblem, draftOf, editFields, newDraft, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
-import { describeRrule, WEEKDAYS, type ScheduleView, type Weekday } from '../../protocol/index.ts'
+import { DAY_NAMES, describeRrule, WEEKDAYS, type ScheduleView, type Weekday } from '../../protocol/index.ts'
 import { ZonePicker } from './ZonePicker.tsx'
 
 const KINDS: Array<[FormKind, string]> = [
@@ -13,16 +13,6 @@ const KINDS: Array<[FormKind, string]> = [
   ['daily', 'Every day at'],
   ['weekly', 'Every week on'],
 ]
-
-const DAY_NAMES: Record<Weekday, { short: string; long: string }> = {
-  MO: { short: 'Mon', long: 'Monday' },
-  TU: { short: 'Tue', long: 'Tuesday' },
-  WE: { short: 'Wed', long: 'Wednesday' },
-  TH: { short: 'Thu', long: 'Thursday' },
-  FR: { short: 'Fri', long: 'Friday' },
-  SA: { short: 'Sat', long: 'Saturday' },
-  SU: { short: 'Sun', long: 'Sunday' },
-}
 
 /** The "New reminder" form, or "Edit" of one reminder: the person picks the zone on screen (SPEC 7.9). */
 export function ReminderForm({
@@ -99,9 +89,9 @@ export function ReminderForm({
         <fieldset className="days" data-testid="reminder-days">
           <legend>On</legend>
           {WEEKDAYS.map((day) => (
-            <label key={day} className="day" title={DAY_NAMES[day].long}>
-              <input type="checkbox" value={day} checked={draft.days.includes(day)} onChange={() => toggleDay(day)} aria-label={DAY_NAMES[day].long} />
-              <span aria-hidden="true">{DAY_NAMES[day].short}</span>
+            <label key={day} className="day" title={DAY_NAMES[day]}>
+              <input type="checkbox" value={day} checked={draft.days.includes(day)} onChange={() => toggleDay(day)} aria-label={DAY_NAMES[day]} />
+              <span aria-hidden="true">{DAY_NAMES[day].slice(0, 3)}</span>
             </label>
           ))}
         </fieldset>
