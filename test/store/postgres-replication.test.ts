@@ -19,12 +19,18 @@ async function replicaStore(db: TestDatabase, owner: string, leaseMs = 3000): Pr
 
 const noop = { header: () => undefined, event: () => undefined }
 
+/** A fresh database, two replicas of it (`a`, `b`) and one session `id` made on `a`. */
+async function twoReplicas(id: string, leaseMs?: number) {
+  const db = await freshDatabase()
+  const a = await replicaStore(db, 'a', leaseMs)
+  const b = await replicaStore(db, 'b', leaseMs)
+  await a.store.createSession(header(id, 'UTC'))
+  return { db, a, b }
+}
+
 describe('PostgreSQL replication (SPEC 14.3)', () => {
   it('grants a lease to one replica at a time, and to another once it is released', async () => {
-    const db = await freshDatabase()
-    const a = await replicaStore(db, 'a')
-    const b = await replicaStore(db, 'b')
-    await a.store.createSession(header('s', 'UTC'))
+    const { db, a, b } = await twoReplicas('s')
     expect(await a.replication.claim('s')).toBe(true)
     expect(await a.replication.claim('s')).toBe(true)
     expect(await b.replication.claim('s')).toBe(false)
@@ -36,10 +42,7 @@ describe('PostgreSQL replication (SPEC 14.3)', () => {
   })
 
   it('fences appends by the lease: a writer whose lease was taken over commits nothing', async () => {
-    const db = await freshDatabase()
-    const a = await replicaStore(db, 'a')
-    const b = await replicaStore(db, 'b')
-    await a.store.createSession(header('f', 'UTC'))
+    const { db, a, b } = await twoReplicas('f')
     expect(await a.replication.claim('f')).toBe(true)
     const writer: SessionWriter = await a.store.openSession('f', noop)
     writer.append([event(0)])
@@ -58,10 +61,7 @@ describe('PostgreSQL replication (SPEC 14.3)', () => {
   })
 
   it('tells every replica of durable appends, and a replica whose lease is not renewed that it lost it', async () => {
-    const db = await freshDatabase()
-    const a = await replicaStore(db, 'a', 900)
-    const b = await replicaStore(db, 'b', 900)
-    await a.store.createSession(header('n', 'UTC'))
+    const { db, a, b } = await twoReplicas('n', 900)
     const heard: string[] = []
     b.replication.onAppended((id, count, openTurn) => heard.push(`${id} ${count} ${openTurn}`))
     expect(await a.replication.claim('n')).toBe(true)
@@ -78,10 +78,7 @@ describe('PostgreSQL replication (SPEC 14.3)', () => {
   })
 
   it('carries streamed text to the other replicas whole and in order, however long, and never ahead of the append that follows it', async () => {
-    const db = await freshDatabase()
-    const a = await replicaStore(db, 'a')
-    const b = await replicaStore(db, 'b')
-    await a.store.createSession(header('t', 'UTC'))
+    const { a, b } = await twoReplicas('t')
     expect(await a.replication.claim('t')).toBe(true)
     const heard: string[] = []
     const mine: string[] = []
@@ -106,10 +103,7 @@ describe('PostgreSQL replication (SPEC 14.3)', () => {
   })
 
   it('runs a command on the replica that holds the session and carries its answer back', async () => {
-    const db = await freshDatabase()
-    const a = await replicaStore(db, 'a')
-    const b = await replicaStore(db, 'b')
-    await a.store.createSession(header('c', 'UTC'))
+    const { db, a, b } = await twoReplicas('c')
     const ran: string[] = []
     a.replication.onCommand(async (id, command) => {
       ran.push(`${id} ${command.name}`)
