@@ -1,6 +1,7 @@
 export * from './events.ts'
 export * from './time-zone.ts'
 export * from './wire.ts'
+export * from './assistant-delta.ts'
 export * from './client-zones.ts'
 export * from './reading-text.ts'
 export * from './event-decoder.ts'

@@ -20,14 +20,6 @@ export const sendMessageBody = z.object({
   mode: z.enum(['queue', 'steer']).optional(),
 })
 
-/** A piece of an answer still being generated (SPEC 9 `assistant-delta`): never stored; the durable `assistant/message` replaces it. */
-export type AssistantDelta = { turn: number; step: number; text: string }
-
-/** The text streamed so far of one step with one more piece; a piece of another step starts it again. */
-export function appendDelta(current: AssistantDelta | null, piece: AssistantDelta): AssistantDelta {
-  return current !== null && current.turn === piece.turn && current.step === piece.step ? { ...current, text: current.text + piece.text } : piece
-}
-
 /** Smallest accepted `every_seconds` of a recurring reminder (SPEC 7.4). */
 export const MIN_EVERY_SECONDS = 300
 
