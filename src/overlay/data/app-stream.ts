@@ -5,7 +5,7 @@ import { parseJsonObject } from '../lib/json-object.ts'
 import type { SseMessage } from '../lib/sse-parser.ts'
 import { reportReachable } from './connectivity.ts'
 import { noticeDue, type DueNotice } from './notices.ts'
-import { putSession } from './queries.ts'
+import { putSession, settleDueSchedule } from './queries.ts'
 import { openSse } from './sse-client.ts'
 
 const CURSOR_KEY = 'schedule-web:stream-cursor'
@@ -56,6 +56,7 @@ export function useAppStream(onNotice: (notice: DueNotice) => void): boolean {
         putSession(client, data.session)
       } else if (message.event === 'reminder-due' && isReminderDue(data)) {
         const { sessionId, scheduleId, prompt, occurrenceAt } = data
+        settleDueSchedule(client, sessionId, scheduleId)
         noticeRef.current(noticeDue({ sessionId, scheduleId, prompt, occurrenceAt }))
       }
     }

@@ -192,6 +192,20 @@ function upsertSchedule(client: QueryClient, id: string, view: ScheduleView): vo
   })
 }
 
+/**
+ * A reminder of `sessionId` came due (the app stream's notice). A one-off one is gone on the server, so it leaves the
+ * held list now: a Session not on screen would otherwise show it as overdue when opened, until its list is fetched
+ * again. A recurring one has moved to its next occurrence, which only the server knows: its list is refetched (at
+ * once when on screen, else when next shown).
+ */
+export function settleDueSchedule(client: QueryClient, sessionId: string, scheduleId: string): void {
+  const key = queryKeys.schedules(sessionId)
+  const held = client.getQueryData<ListSchedulesResponse>(key)
+  const schedules = held?.schedules.filter((s) => s.id !== scheduleId || (s.kind !== 'at' && s.kind !== 'after'))
+  if (held !== undefined && schedules !== undefined && schedules.length < held.schedules.length) client.setQueryData<ListSchedulesResponse>(key, { schedules })
+  void client.invalidateQueries({ queryKey: key, exact: true })
+}
+
 /** Deletes one reminder and refreshes the list. */
 export function useDeleteSchedule(id: string) {
   const client = useQueryClient()
