@@ -72,6 +72,10 @@ test('on a phone the zones and the disagreement banner stay in view, reminders l
   for (const testId of ['session-zone', 'browser-zone', 'zone-disagreement']) expect(await inViewport(phone, testId), `${testId} in view`).toBe(true)
   expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
   await expect(phone.getByTestId('reminders-drawer')).toBeHidden()
+  // the Session's name is read whole on a phone (a row to itself, up to two lines), and the drawer's button counts the reminders
+  await expect(phone.getByTestId('session-title')).toHaveText('remind me in 30 minutes to water the plants')
+  expect(await phone.getByTestId('session-title').evaluate((title) => [title.scrollWidth - title.clientWidth, title.scrollHeight - title.clientHeight])).toEqual([0, 0])
+  await expect(phone.getByTestId('reminders-toggle')).toHaveText('Reminders 1')
   await expectAccessible(phone, testInfo, 'phone')
 
   await phone.getByTestId('reminders-toggle').click()

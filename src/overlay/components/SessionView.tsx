@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { SessionHeader, SessionSummary } from '../../protocol/index.ts'
 import { ApiError } from '../data/http.ts'
 import { useDone, useSnoozed } from '../data/notices.ts'
-import { useCancelTurn, useSendMessage, useSession, useSessionLog } from '../data/queries.ts'
+import { useCancelTurn, useSchedules, useSendMessage, useSession, useSessionLog } from '../data/queries.ts'
 import { useSessionStream } from '../data/stream.ts'
 import { useStreamingText } from '../data/streaming-text.ts'
 import { useNow } from '../hooks/use-now.ts'
@@ -43,6 +43,7 @@ export function SessionView({
   const now = useNow(60_000)
   const cancel = useCancelTurn(sessionId)
   const retry = useSendMessage(sessionId)
+  const reminders = useSchedules(sessionId).data?.length ?? 0
   const [drawer, setDrawer] = useState(false)
   const running = session.data?.status === 'running'
 
@@ -123,10 +124,10 @@ export function SessionView({
             onClick={() => setDrawer((open) => !open)}
             data-testid="reminders-toggle"
           >
-            Reminders
+            Reminders {reminders > 0 && <span className="count">{reminders}</span>}
           </button>
+          <ZoneBar sessionZone={sessionZone} browserZone={browserZone} />
         </header>
-        <ZoneBar sessionZone={sessionZone} browserZone={browserZone} />
         <ZoneDisagreement sessionZone={sessionZone} browserZone={browserZone} />
       </div>
       <div className="session-body">
