@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures.ts'
-import { createSessionFromUi, expectZone, sendMessage, waitForTurnEnds } from './support/browser.ts'
+import { createSessionFromUi, expectZone, PHONE, sendMessage, waitForTurnEnds } from './support/browser.ts'
 import { fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
 import { dueSoonScript } from './support/server.ts'
 
@@ -247,6 +247,58 @@ test('Open on a toast goes to the Session; Done on the due card dismisses the no
   await due.getByTestId('reminder-done').click()
   await expect(due).toContainText('Done.')
   await expect(due.getByTestId('reminder-snooze')).toHaveCount(0)
+})
+
+test('four reminders due at once: a phone shows the newest two under the zones and counts the rest, a desktop three; Dismiss all closes them and the unread marks stay', async ({
+  zones,
+  servers,
+}) => {
+  const server = await servers.start()
+  const api = async (method: string, path: string, body: unknown) => {
+    const response = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    expect(response.status, `${method} ${path}`).toBeLessThan(300)
+  }
+  const names = ['Kitchen', 'Garden', 'Office', 'Car']
+  for (const name of [...names, 'Here']) {
+    await api('POST', '/api/sessions', { sessionId: name.toLowerCase(), timeZone: 'Europe/Berlin' })
+    await api('PATCH', `/api/sessions/${name.toLowerCase()}`, { title: name })
+  }
+  const page = await zones.open('Europe/Berlin', `${server.url}/s/here`, { viewport: PHONE })
+  await expect(page.getByTestId('session-title')).toHaveText('Here')
+  // one second apart, so they come due in this order
+  for (const [index, name] of names.entries()) await api('POST', `/api/sessions/${name.toLowerCase()}/schedules`, { prompt: `Reminder of ${name}`, after_seconds: 3 + index })
+
+  const toast = page.getByTestId('toast')
+  const more = page.getByTestId('toast-more')
+  await expect(more).toHaveText('2 more reminders dueDismiss all', { timeout: 20_000 })
+  await expect(toast).toHaveCount(2)
+  await expect(toast.getByTestId('toast-open')).toHaveCount(2)
+  expect(await toast.evaluateAll((items) => items.map((item) => item.getAttribute('data-session-id')))).toEqual(['office', 'car'])
+  await expect(page).toHaveTitle(/^\(4\) /)
+  // the stack stands between the zones and the composer
+  const [zonesBox, moreBox, lastBox, composerBox] = await Promise.all([
+    page.getByTestId('browser-zone').boundingBox(),
+    more.boundingBox(),
+    toast.last().boundingBox(),
+    page.locator('form.composer').boundingBox(),
+  ])
+  if (zonesBox === null || moreBox === null || lastBox === null || composerBox === null) throw new Error('not laid out')
+  expect(moreBox.y).toBeGreaterThan(zonesBox.y + zonesBox.height)
+  expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(composerBox.y)
+
+  await page.setViewportSize({ width: 1280, height: 860 })
+  await expect(more).toHaveText('1 more reminder dueDismiss all')
+  expect(await toast.evaluateAll((items) => items.map((item) => item.getAttribute('data-session-id')))).toEqual(['garden', 'office', 'car'])
+  await toast.last().getByTestId('toast-dismiss').click()
+  await expect(more).toHaveCount(0)
+  expect(await toast.evaluateAll((items) => items.map((item) => item.getAttribute('data-session-id')))).toEqual(['kitchen', 'garden', 'office'])
+
+  await page.setViewportSize(PHONE)
+  await expect(more).toHaveText('1 more reminder dueDismiss all')
+  await more.getByTestId('toast-dismiss-all').click()
+  await expect(toast).toHaveCount(0)
+  await expect(more).toHaveCount(0)
+  await expect(page).toHaveTitle(/^\(4\) /)
 })
 
 test('the assistant confirms a reminder in a Chatham Session in Chatham’s words, not as a UTC instant', async ({ zones, servers }) => {

@@ -1,6 +1,7 @@
 import { errorMessage } from '../data/http.ts'
-import { dismissToast, markSnoozed, useToasts, type DueNotice } from '../data/notices.ts'
+import { dismissAllToasts, dismissToast, markSnoozed, useToasts, type DueNotice } from '../data/notices.ts'
 import { useSession, useSnooze } from '../data/queries.ts'
+import { useMediaQuery } from '../hooks/use-media-query.ts'
 import { useNow } from '../hooks/use-now.ts'
 import { instantMs } from '../lib/countdown.ts'
 import { sessionName } from '../lib/session-name.ts'
@@ -78,14 +79,32 @@ function Toast({
   )
 }
 
-/** Due reminders of any Session, as toasts with Open, Snooze 10 min and Dismiss. */
+/** Toasts shown at once: the newest, above the composer; on a phone fewer, so they never cover the Session. */
+const SHOWN_WIDE = 3
+const SHOWN_PHONE = 2
+const PHONE = '(max-width: 800px)'
+
+/**
+ * Due reminders of any Session, as toasts with Open, Snooze 10 min and Dismiss: the newest few, and above them a line
+ * that counts the others (each next one shows as one is closed) with Dismiss all.
+ */
 export function Toasts(props: { activeId: string | null; browserZone: string | null; locale: string; offline: boolean; onOpen: (id: string) => void }) {
   const toasts = useToasts()
+  const shown = toasts.slice(-(useMediaQuery(PHONE) ? SHOWN_PHONE : SHOWN_WIDE))
+  const more = toasts.length - shown.length
   return (
     <section className="toasts" aria-label="Notifications" aria-live="polite">
       {toasts.length > 0 && (
         <ul className="toast-list">
-          {toasts.map((notice) => (
+          {more > 0 && (
+            <li className="toast-more" data-testid="toast-more">
+              <span>{more === 1 ? '1 more reminder due' : `${more} more reminders due`}</span>
+              <button type="button" className="button button-small button-quiet" data-testid="toast-dismiss-all" onClick={dismissAllToasts}>
+                Dismiss all
+              </button>
+            </li>
+          )}
+          {shown.map((notice) => (
             <Toast key={notice.key} notice={notice} {...props} />
           ))}
         </ul>

@@ -17,7 +17,8 @@ const UNREAD_KEY = 'schedule-web:unread'
 const DONE_KEY = 'schedule-web:done'
 const SNOOZED_KEY = 'schedule-web:snoozed'
 const DONE_LIMIT = 500
-const TOAST_LIMIT = 4
+/** Toasts kept (the overlay shows the newest few and counts the rest). */
+const TOAST_LIMIT = 50
 
 function load<T>(key: string, fallback: T, valid: (value: unknown) => value is T): T {
   try {
@@ -83,6 +84,11 @@ export function noticeDue(notice: ReminderDueNotice): DueNotice {
 /** Closes a toast. */
 export function dismissToast(key: string): void {
   set({ ...state, toasts: state.toasts.filter((t) => t.key !== key) })
+}
+
+/** Closes every toast (their Sessions keep their unread marks). */
+export function dismissAllToasts(): void {
+  if (state.toasts.length > 0) set({ ...state, toasts: [] })
 }
 
 /** Marks a reminder occurrence as handled (Done): its toast closes and its due card says so. */
