@@ -14,9 +14,10 @@ function localDay(zone: string, ms: number): number {
 /**
  * An RFC 9557 local time (`scheduledAtLocal`) in the words a person reads, relative to now:
  * `today at 18:30 in Berlin`, `tomorrow at 07:45 in Chatham`, `on Monday at 08:00 in New York`,
- * `on 2 December 2026 at 09:30 in Shanghai`. Null when the text is not such a timestamp.
+ * `on 2 December 2026 at 09:30 in Shanghai` — without that `on` after a word that takes the day itself
+ * (`set for Monday at 08:00 …`). Null when the text is not such a timestamp.
  */
-export function localTimeWords(scheduledAtLocal: string, nowMs: number): string | null {
+export function localTimeWords(scheduledAtLocal: string, nowMs: number, { on = true }: { on?: boolean } = {}): string | null {
   const match = ZONED.exec(scheduledAtLocal)
   if (match === null) return null
   const [year, month, day] = match.slice(1, 4).map(Number)
@@ -33,7 +34,7 @@ export function localTimeWords(scheduledAtLocal: string, nowMs: number): string 
   let when: string
   if (days === 0) when = 'today'
   else if (days === 1) when = 'tomorrow'
-  else if (days > 1 && days < 7) when = `on ${WEEKDAYS[new Date(target).getUTCDay()]}`
-  else when = `on ${day} ${MONTHS[month - 1]} ${year}`
+  else if (days > 1 && days < 7) when = `${on ? 'on ' : ''}${WEEKDAYS[new Date(target).getUTCDay()]}`
+  else when = `${on ? 'on ' : ''}${day} ${MONTHS[month - 1]} ${year}`
   return `${when} at ${time} in ${zonePlace(zone)}`
 }

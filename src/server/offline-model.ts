@@ -37,16 +37,22 @@ type ToolOutcome = { name: string; args: string; text: string; isError: boolean 
 type View = Record<string, unknown>
 
 /** When a reminder is due, in local words from `scheduledAtLocal` (never a bare UTC instant). */
-function whenWords(view: View, nowMs: number): string {
-  const local = typeof view.scheduledAtLocal === 'string' ? localTimeWords(view.scheduledAtLocal, nowMs) : null
-  const next = local ?? 'its next time'
+/**
+ * When a reminder is due, in words: a one-off one by its local time (`set for Friday at 18:00 in Berlin`, listed as
+ * `on Friday at 18:00 in Berlin`), a series by its rule and the next occurrence (`weekdays at 08:30 in Berlin; the
+ * next is today at 08:30 in Berlin`).
+ */
+function whenWords(view: View, nowMs: number, after: 'set for' | 'listed'): string {
+  const local = (on: boolean) => (typeof view.scheduledAtLocal === 'string' ? localTimeWords(view.scheduledAtLocal, nowMs, { on }) : null)
+  const nextLocal = local(true)
+  const next = nextLocal === null ? '' : `; the next is ${nextLocal}`
   if (view.kind === 'calendar' && typeof view.rrule === 'string') {
     const rule = describeRrule(view.rrule)
     const place = typeof view.timeZone === 'string' ? ` in ${zonePlace(view.timeZone)}` : ''
-    return `${rule === null ? view.rrule : rule.charAt(0).toLowerCase() + rule.slice(1)}${place}; next ${next}`
+    return `${rule === null ? view.rrule : rule.charAt(0).toLowerCase() + rule.slice(1)}${place}${next}`
   }
-  if (view.kind === 'every' && typeof view.everySeconds === 'number') return `every ${everyWords(view.everySeconds)}; next ${next}`
-  return next
+  if (view.kind === 'every' && typeof view.everySeconds === 'number') return `every ${everyWords(view.everySeconds)}${next}`
+  return local(after === 'listed') ?? 'its next time'
 }
 
 function everyWords(seconds: number): string {
@@ -75,16 +81,16 @@ function describe(outcome: ToolOutcome, nowMs: number): string {
   switch (outcome.name) {
     case 'schedule_create': {
       const s = (value.schedule ?? value) as View
-      return `Done: reminder ${String(s.id)} "${String(s.prompt)}" is set for ${whenWords(s, nowMs)}.`
+      return `Done: reminder ${String(s.id)} "${String(s.prompt)}" is set for ${whenWords(s, nowMs, 'set for')}.`
     }
     case 'schedule_update': {
       const s = (value.schedule ?? value) as View
-      return `Changed: reminder ${String(s.id)} "${String(s.prompt)}" is now set for ${whenWords(s, nowMs)}.`
+      return `Changed: reminder ${String(s.id)} "${String(s.prompt)}" is now set for ${whenWords(s, nowMs, 'set for')}.`
     }
     case 'schedule_list': {
       const list = (Array.isArray(value.schedules) ? value.schedules : []) as View[]
       if (list.length === 0) return 'You have no active reminders.'
-      return ['Your reminders:', ...list.map((s) => `- ${String(s.id)}: "${String(s.prompt)}" ${whenWords(s, nowMs)}${s.state === 'overdue' ? ' (due now)' : ''}`)].join('\n')
+      return ['Your reminders:', ...list.map((s) => `- ${String(s.id)}: "${String(s.prompt)}" ${whenWords(s, nowMs, 'listed')}${s.state === 'overdue' ? ' (due now)' : ''}`)].join('\n')
     }
     case 'schedule_delete':
       return value.deleted === true ? `Deleted ${String(value.id)}.` : `There is no active reminder ${String(value.id)}.`

@@ -212,24 +212,36 @@ describe('offline model confirmations in local words', () => {
   it('creates, lists, changes and snoozes calendar reminders from phrases', async () => {
     const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
     expect(await say('remind me every weekday at 08:30 to check email')).toBe(
-      'Done: reminder schedule-1 "check email" is set for weekdays at 08:30 in Berlin; next today at 08:30 in Berlin.',
+      'Done: reminder schedule-1 "check email" is set for weekdays at 08:30 in Berlin; the next is today at 08:30 in Berlin.',
     )
     expect(await say('remind me on the 1st of every month at 9 to pay rent')).toBe(
-      'Done: reminder schedule-2 "pay rent" is set for monthly on the 1st at 09:00 in Berlin; next on 1 August 2026 at 09:00 in Berlin.',
+      'Done: reminder schedule-2 "pay rent" is set for monthly on the 1st at 09:00 in Berlin; the next is on 1 August 2026 at 09:00 in Berlin.',
     )
-    expect(await say('change schedule-1 to 10:00')).toBe('Changed: reminder schedule-1 "check email" is now set for weekdays at 10:00 in Berlin; next today at 10:00 in Berlin.')
+    expect(await say('change schedule-1 to 10:00')).toBe('Changed: reminder schedule-1 "check email" is now set for weekdays at 10:00 in Berlin; the next is today at 10:00 in Berlin.')
     expect(await say('daily at 7 in America/New_York remind me to stretch')).toBe(
-      'Done: reminder schedule-3 "stretch" is set for every day at 07:00 in New York; next today at 07:00 in New York.',
+      'Done: reminder schedule-3 "stretch" is set for every day at 07:00 in New York; the next is today at 07:00 in New York.',
     )
     expect(await say('list reminders')).toBe(
       [
         'Your reminders:',
-        '- schedule-1: "check email" weekdays at 10:00 in Berlin; next today at 10:00 in Berlin',
-        '- schedule-2: "pay rent" monthly on the 1st at 09:00 in Berlin; next on 1 August 2026 at 09:00 in Berlin',
-        '- schedule-3: "stretch" every day at 07:00 in New York; next today at 07:00 in New York',
+        '- schedule-1: "check email" weekdays at 10:00 in Berlin; the next is today at 10:00 in Berlin',
+        '- schedule-2: "pay rent" monthly on the 1st at 09:00 in Berlin; the next is on 1 August 2026 at 09:00 in Berlin',
+        '- schedule-3: "stretch" every day at 07:00 in New York; the next is today at 07:00 in New York',
       ].join('\n'),
     )
     expect(await say('snooze schedule-2 for 15 minutes')).toBe('Done: reminder schedule-4 "pay rent" is set for today at 08:15 in Berlin.')
+    await host.close()
+  })
+
+  it('says a one-off day without "on" after "set for", and with it in a list', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    expect(await say('remind me on Friday at 18:00 to book the restaurant')).toBe('Done: reminder schedule-1 "book the restaurant" is set for Friday at 18:00 in Berlin.')
+    expect(await say('remind me on 2026-09-02 at 9 to renew the passport')).toBe(
+      'Done: reminder schedule-2 "renew the passport" is set for 2 September 2026 at 09:00 in Berlin.',
+    )
+    expect(await say('list reminders')).toBe(
+      ['Your reminders:', '- schedule-1: "book the restaurant" on Friday at 18:00 in Berlin', '- schedule-2: "renew the passport" on 2 September 2026 at 09:00 in Berlin'].join('\n'),
+    )
     await host.close()
   })
 })
