@@ -19,6 +19,12 @@ const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', '
 const WEEKDAY_CODES = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
 const WEEKDAY = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?'
 const CLOCK = '(\\d{1,2})(?::(\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?'
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?'
+const ORDINAL = '(\\d{1,2})(?:st|nd|rd|th)?'
+/** "2 September", "the 2nd of Sept", "September 2nd", each with an optional year ("2 Sep 2027", "Sep 2, 2027"). */
+const DAY_MONTH = new RegExp(`(?<!\\bat\\s+)\\b(?:on\\s+)?(?:the\\s+)?${ORDINAL}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+(\\d{4}))?\\b`, 'i')
+const MONTH_DAY = new RegExp(`\\b(?:on\\s+)?${MONTH}\\s+(?:the\\s+)?${ORDINAL}(?:,?\\s+(\\d{4}))?\\b`, 'i')
+const MONTH_PREFIXES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
 const LEAD_IN =
   /^(?:(?:hey|ok|okay|please|can you|could you|would you|kindly)[\s,]+)*(?:remind me|ping me|alert me|nudge me|notify me|set (?:up )?(?:a |an )?(?:reminder|alarm)(?: for me)?|create (?:a )?reminder|add (?:a )?reminder|schedule (?:a )?reminder)\b/i
 const CONNECTOR = /^(?:to|about|that|of|for|:|-)\b\s*/i
@@ -89,6 +95,23 @@ function wallDate(zone: string, ms: number): { year: number; month: number; day:
 function addDays(y: number, m: number, d: number, days: number): string {
   const date = new Date(Date.UTC(y, m - 1, d + days))
   return `${String(date.getUTCFullYear()).padStart(4, '0')}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`
+}
+
+/** A date named by its month (`2 September`, `Sep 2, 2027`): its month, day and year (null when not said), or null when the day is not in that month. */
+function monthDate(text: string): { month: number; day: number; year: number | null; match: RegExpExecArray } | null {
+  for (const [pattern, dayAt, monthAt] of [
+    [DAY_MONTH, 1, 2],
+    [MONTH_DAY, 2, 1],
+  ] as const) {
+    const match = pattern.exec(text)
+    if (match === null) continue
+    const month = MONTH_PREFIXES.indexOf(match[monthAt].slice(0, 3).toLowerCase()) + 1
+    const day = Number(match[dayAt])
+    const year = match[3] === undefined ? null : Number(match[3])
+    const length = new Date(Date.UTC(year ?? 2000, month, 0)).getUTCDate()
+    if (day >= 1 && day <= length) return { month, day, year, match }
+  }
+  return null
 }
 
 function readingNow(reading: ReadingFields | null, fallbackNow: number): Now {
@@ -188,15 +211,17 @@ function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: 
     date = iso[1]
     rest = cut(rest, iso)
   }
+  const named = date === null ? monthDate(rest) : null
+  if (named !== null) rest = cut(rest, named.match)
   const day = new RegExp(`\\b(?:on\\s+|next\\s+|this\\s+|coming\\s+)*${WEEKDAY}\\b`, 'i').exec(rest)
   if (day !== null) {
     weekday = WEEKDAY_NAMES.indexOf(day[1].toLowerCase())
     rest = cut(rest, day)
   }
-  const named = /\b(?:at\s+)?(noon|midday|midnight)\b/i.exec(rest)
-  if (named !== null) {
-    clock = named[1].toLowerCase() === 'midnight' ? { hour: 0, minute: 0 } : { hour: 12, minute: 0 }
-    rest = cut(rest, named)
+  const noon = /\b(?:at\s+)?(noon|midday|midnight)\b/i.exec(rest)
+  if (noon !== null) {
+    clock = noon[1].toLowerCase() === 'midnight' ? { hour: 0, minute: 0 } : { hour: 12, minute: 0 }
+    rest = cut(rest, noon)
   } else {
     const at = new RegExp(`\\bat\\s+${CLOCK}(?=\\s|$|[.,!?])`, 'i').exec(rest)
     if (at !== null) {
@@ -210,7 +235,16 @@ function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: 
   const wall = wallDate(zone, now.ms)
   let target: string
   if (date !== null) target = date
-  else if (weekday !== null) {
+  else if (named !== null) {
+    // without a year, the next time that date comes round (a date today whose time has passed is next year's)
+    const later = (year: number) =>
+      year > wall.year ||
+      (year === wall.year &&
+        (named.month > wall.month ||
+          (named.month === wall.month && (named.day > wall.day || (named.day === wall.day && (clock.hour > wall.hour || (clock.hour === wall.hour && clock.minute > wall.minute)))))))
+    const year = named.year ?? (later(wall.year) ? wall.year : wall.year + 1)
+    target = `${String(year).padStart(4, '0')}-${pad(named.month)}-${pad(named.day)}`
+  } else if (weekday !== null) {
     let ahead = (weekday - wall.weekday + 7) % 7
     const passed = clock.hour < wall.hour || (clock.hour === wall.hour && clock.minute <= wall.minute)
     if (ahead === 0 && passed) ahead = 7
