@@ -8,6 +8,9 @@ export type Intent =
   | { kind: 'create'; args: Record<string, unknown> }
   | { kind: 'snooze'; id: string | null; seconds: number }
   | { kind: 'change'; id: string; hour: number; minute: number }
+  /** A reminder named by its words ("cancel the bins reminder", "move the oven reminder to 20:00"): found in the list first. */
+  | { kind: 'delete-named'; words: string }
+  | { kind: 'change-named'; words: string; hour: number; minute: number }
   | { kind: 'none' }
 
 const ZONE = /\b(?:in\s+)?(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/
@@ -268,6 +271,30 @@ function isListRequest(text: string, lower: string): boolean {
   return /\b(list|show|what|what's|which|any)\b.*\b(reminders?|schedules?)\b/.test(lower) || /^\s*(my\s+)?reminders\??\s*$/.test(lower)
 }
 
+const NAMED = '(?:the\\s+|my\\s+)?(?:reminders?\\s+(?:to|about|for|of)\\s+(.+?)|(.+?)\\s+reminders?)'
+const POLITE = '^\\s*(?:(?:please|can you|could you|would you)[\\s,]+)*'
+const DELETE_NAMED = new RegExp(`${POLITE}(?:delete|remove|cancel|drop|stop)\\s+${NAMED}(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
+const CHANGE_NAMED = new RegExp(`${POLITE}(?:change|move|reschedule|push|shift)\\s+${NAMED}\\s+to\\s+(?:${CLOCK}|(noon|midnight))(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
+/** Words that name no reminder ("cancel that reminder", "delete the reminders"). */
+const VAGUE = /^(?:that|this|it|the|my|a|an|all|every|each|those|these|one|last)(?:\s+(?:that|this|it|the|my|a|an|all|every|each|those|these|one|last))*$/i
+
+/** A reminder named by its words, for a delete or a change, or null. */
+function namedIntent(text: string): Intent | null {
+  const del = DELETE_NAMED.exec(text)
+  if (del !== null) {
+    const words = (del[1] ?? del[2]).trim()
+    const id = /^(schedule-\d+)$/i.exec(words)?.[1].toLowerCase()
+    if (id !== undefined) return { kind: 'delete', id }
+    return VAGUE.test(words) ? null : { kind: 'delete-named', words }
+  }
+  const change = CHANGE_NAMED.exec(text)
+  if (change === null) return null
+  const words = (change[1] ?? change[2]).trim()
+  const named = change[6]?.toLowerCase()
+  const clock = named === 'noon' ? { hour: 12, minute: 0 } : named === 'midnight' ? { hour: 0, minute: 0 } : clockOf(change[3], change[4], change[5])
+  return clock === null || VAGUE.test(words) ? null : { kind: 'change-named', words, hour: clock.hour, minute: clock.minute }
+}
+
 /** Reads a reminder intent out of a person's text, local times interpreted from the latest reading (SPEC 10). */
 export function parseIntent(text: string, reading: ReadingFields | null, fallbackNow: number): Intent {
   const lower = text.toLowerCase()
@@ -280,6 +307,8 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
     const clock = named === 'noon' ? { hour: 12, minute: 0 } : named === 'midnight' ? { hour: 0, minute: 0 } : clockOf(change[2], change[3], change[4])
     if (clock !== null) return { kind: 'change', id: change[1].toLowerCase(), hour: clock.hour, minute: clock.minute }
   }
+  const named = namedIntent(text)
+  if (named !== null) return named
   if (/\bsnooze\b/i.test(text)) {
     const id = /\b(schedule-\d+)\b/i.exec(text)?.[1].toLowerCase() ?? null
     const relative = relativeSeconds(text)

@@ -17,6 +17,15 @@ function latestReading(messages: ModelMessage[]): ReadingFields | null {
   return null
 }
 
+/** What the person asked for in this turn: the latest message of theirs, past this turn's steps and readings. */
+function turnRequest(messages: ModelMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]
+    if (m.role === 'user' && parseReadingText(m.text) === null) return m.text
+  }
+  return null
+}
+
 function latestPersonText(messages: ModelMessage[]): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]
@@ -88,15 +97,41 @@ function describe(outcome: ToolOutcome, nowMs: number): string {
       return `Changed: reminder ${String(s.id)} "${String(s.prompt)}" is now set for ${whenWords(s, nowMs, 'set for')}.`
     }
     case 'schedule_list': {
-      const list = (Array.isArray(value.schedules) ? value.schedules : []) as View[]
+      const list = listed(value)
       if (list.length === 0) return 'You have no active reminders.'
-      return ['Your reminders:', ...list.map((s) => `- ${String(s.id)}: "${String(s.prompt)}" ${whenWords(s, nowMs, 'listed')}${s.state === 'overdue' ? ' (due now)' : ''}`)].join('\n')
+      return ['Your reminders:', ...listLines(list, nowMs)].join('\n')
     }
     case 'schedule_delete':
       return value.deleted === true ? `Deleted ${String(value.id)}.` : `There is no active reminder ${String(value.id)}.`
     default:
       return `The ${outcome.name} tool answered: ${outcome.text}`
   }
+}
+
+function listed(value: Record<string, unknown>): View[] {
+  return (Array.isArray(value.schedules) ? value.schedules : []) as View[]
+}
+
+function listLines(list: View[], nowMs: number): string[] {
+  return list.map((s) => `- ${String(s.id)}: "${String(s.prompt)}" ${whenWords(s, nowMs, 'listed')}${s.state === 'overdue' ? ' (due now)' : ''}`)
+}
+
+/** The words of a text, lower case, without punctuation or the small words that name nothing. */
+function keyWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0 && !['the', 'a', 'an', 'my', 'to', 'of', 'for', 'about', 'and', 'at', 'on', 'in'].includes(word))
+}
+
+/** The reminders whose prompt has every key word of `words` (a word matches one it begins, or that begins it: "bin" and "bins"). */
+function matching(list: View[], words: string): View[] {
+  const wanted = keyWords(words)
+  if (wanted.length === 0) return []
+  return list.filter((view) => {
+    const have = keyWords(String(view.prompt))
+    return wanted.every((w) => have.some((h) => h === w || (Math.min(h.length, w.length) >= 3 && (h.startsWith(w) || w.startsWith(h)))))
+  })
 }
 
 /** The latest view of a reminder the conversation saw (a create, update or list result), or null. */
@@ -225,11 +260,42 @@ export class OfflineModel implements Model {
     private readonly clock: Clock = systemClock,
   ) {}
 
+  /**
+   * The step after a list made for a reminder named by its words: the one reminder that matches is deleted or
+   * changed; none or several are said, with the list, and which to name. Null when the list was asked for itself.
+   */
+  private followList(outcomes: ToolOutcome[], messages: ModelMessage[], request: ModelRequest): ModelResponse | null {
+    if (outcomes.length !== 1 || outcomes[0].name !== 'schedule_list' || outcomes[0].isError) return null
+    const asked = turnRequest(messages)
+    const intent = asked === null ? null : parseIntent(asked, null, this.clock.now())
+    if (intent === null || (intent.kind !== 'delete-named' && intent.kind !== 'change-named')) return null
+    let list: View[]
+    try {
+      list = listed(JSON.parse(outcomes[0].text) as Record<string, unknown>)
+    } catch {
+      return null
+    }
+    const now = this.clock.now()
+    const found = matching(list, intent.words)
+    if (found.length === 1) {
+      const id = String(found[0].id)
+      const [name, args] = intent.kind === 'delete-named' ? ['schedule_delete', { id }] : ['schedule_update', changeArgs(id, intent.hour, intent.minute, found[0], now)]
+      if (request.tools.some((t) => t.name === name)) return { text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }] }
+      return null
+    }
+    const example = intent.kind === 'delete-named' ? 'delete schedule-1' : `change schedule-1 to ${String(intent.hour).padStart(2, '0')}:${String(intent.minute).padStart(2, '0')}`
+    if (found.length === 0) {
+      const rest = list.length === 0 ? 'You have no active reminders.' : ['Your reminders:', ...listLines(list, now)].join('\n')
+      return { text: `No reminder matches "${intent.words}".\n${rest}`, toolCalls: [] }
+    }
+    return { text: [`Several reminders match "${intent.words}":`, ...listLines(found, now), `Say which one, for example "${example.replace('schedule-1', String(found[0].id))}".`].join('\n'), toolCalls: [] }
+  }
+
   async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
     if (this.delayMs > 0) await abortableDelay(this.delayMs, signal)
     const messages = request.messages
     const outcomes = toolOutcomes(messages)
-    if (outcomes) return { text: outcomes.map((o) => describe(o, this.clock.now())).join('\n'), toolCalls: [] }
+    if (outcomes) return this.followList(outcomes, messages, request) ?? { text: outcomes.map((o) => describe(o, this.clock.now())).join('\n'), toolCalls: [] }
     const reading = latestReading(messages)
     const text = latestPersonText(messages)
     if (text === null) return { text: 'Noted.', toolCalls: [] }
@@ -259,6 +325,10 @@ export class OfflineModel implements Model {
         if (hasTool('schedule_create')) return call('schedule_create', { prompt, after_seconds: intent.seconds })
         break
       }
+      case 'delete-named':
+      case 'change-named':
+        if (hasTool('schedule_list')) return call('schedule_list', {})
+        break
       case 'change':
         if (hasTool('schedule_update')) {
           return call('schedule_update', changeArgs(intent.id, intent.hour, intent.minute, latestView(messages, intent.id), this.clock.now()))

@@ -66,6 +66,14 @@ const PHRASINGS: [string, Intent][] = [
   ['snooze', { kind: 'snooze', id: null, seconds: 600 }],
   ['change schedule-3 to 10:00', { kind: 'change', id: 'schedule-3', hour: 10, minute: 0 }],
   ['move schedule-1 to 7pm', { kind: 'change', id: 'schedule-1', hour: 19, minute: 0 }],
+  ['cancel the bins reminder', { kind: 'delete-named', words: 'bins' }],
+  ['please delete the reminder to call mum.', { kind: 'delete-named', words: 'call mum' }],
+  ['remove my reminder about the dentist', { kind: 'delete-named', words: 'the dentist' }],
+  ['delete the schedule-2 reminder', { kind: 'delete', id: 'schedule-2' }],
+  ['move the oven reminder to 20:00', { kind: 'change-named', words: 'oven', hour: 20, minute: 0 }],
+  ['change the reminder to call mum to 7pm', { kind: 'change-named', words: 'call mum', hour: 19, minute: 0 }],
+  ['cancel that reminder', { kind: 'none' }],
+  ['remind me to cancel the gym reminder', { kind: 'none' }],
   ['hello there', { kind: 'none' }],
   ['what time is it?', { kind: 'none' }],
 ]
@@ -237,6 +245,36 @@ describe('offline model confirmations in local words', () => {
       ].join('\n'),
     )
     expect(await say('snooze schedule-2 for 15 minutes')).toBe('Done: reminder schedule-4 "pay rent" is set for today at 08:15 in Berlin.')
+    await host.close()
+  })
+
+  it('deletes and changes a reminder named by its words, and says so when none or several match', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    await say('remind me every Monday at 9am to take out the bins')
+    await say('remind me tomorrow at 9 to call mum')
+    await say('remind me tomorrow at 10 to call the bank')
+    await say('remind me in 2 hours to check the oven')
+    expect(await say('cancel the bin reminder')).toBe('Deleted schedule-1.')
+    expect(await say('move the oven reminder to 20:00')).toBe('Changed: reminder schedule-4 "check the oven" is now set for today at 20:00 in Berlin.')
+    expect(await say('delete the reminder to call')).toBe(
+      [
+        'Several reminders match "call":',
+        '- schedule-2: "call mum" tomorrow at 09:00 in Berlin',
+        '- schedule-3: "call the bank" tomorrow at 10:00 in Berlin',
+        'Say which one, for example "delete schedule-2".',
+      ].join('\n'),
+    )
+    expect(await say('remove my reminder about the dentist')).toBe(
+      [
+        'No reminder matches "the dentist".',
+        'Your reminders:',
+        '- schedule-2: "call mum" tomorrow at 09:00 in Berlin',
+        '- schedule-3: "call the bank" tomorrow at 10:00 in Berlin',
+        '- schedule-4: "check the oven" today at 20:00 in Berlin',
+      ].join('\n'),
+    )
+    expect(await say('please delete the reminder to call the bank')).toBe('Deleted schedule-3.')
+    expect(await say('list reminders')).toBe(['Your reminders:', '- schedule-2: "call mum" tomorrow at 09:00 in Berlin', '- schedule-4: "check the oven" today at 20:00 in Berlin'].join('\n'))
     await host.close()
   })
 
