@@ -11,6 +11,8 @@ export type Intent =
   /** A reminder named by its words ("cancel the bins reminder", "move the oven reminder to 20:00"): found in the list first. */
   | { kind: 'delete-named'; words: string }
   | { kind: 'change-named'; words: string; hour: number; minute: number }
+  /** "cancel that", "delete it": the reminder the conversation spoke of last. */
+  | { kind: 'delete-latest' }
   | { kind: 'none' }
 
 const ZONE = /\b(?:in\s+)?(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/
@@ -272,14 +274,17 @@ function isListRequest(text: string, lower: string): boolean {
 }
 
 const NAMED = '(?:the\\s+|my\\s+)?(?:reminders?\\s+(?:to|about|for|of)\\s+(.+?)|(.+?)\\s+reminders?)'
-const POLITE = '^\\s*(?:(?:please|can you|could you|would you)[\\s,]+)*'
+const POLITE = '^\\s*(?:(?:please|can you|could you|would you|oops|sorry|actually|no|wait|ok|okay)[\\s,]+)*'
 const DELETE_NAMED = new RegExp(`${POLITE}(?:delete|remove|cancel|drop|stop)\\s+${NAMED}(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
 const CHANGE_NAMED = new RegExp(`${POLITE}(?:change|move|reschedule|push|shift)\\s+${NAMED}\\s+to\\s+(?:${CLOCK}|(noon|midnight))(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
 /** Words that name no reminder ("cancel that reminder", "delete the reminders"). */
 const VAGUE = /^(?:that|this|it|the|my|a|an|all|every|each|those|these|one|last)(?:\s+(?:that|this|it|the|my|a|an|all|every|each|those|these|one|last))*$/i
 
+const DELETE_LATEST = new RegExp(`${POLITE}(?:cancel|delete|remove|drop|undo)\\s+(?:that|this|it)(?:\\s+(?:one|reminder))?(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
+
 /** A reminder named by its words, for a delete or a change, or null. */
 function namedIntent(text: string): Intent | null {
+  if (DELETE_LATEST.test(text)) return { kind: 'delete-latest' }
   const del = DELETE_NAMED.exec(text)
   if (del !== null) {
     const words = (del[1] ?? del[2]).trim()

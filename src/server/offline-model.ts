@@ -71,7 +71,7 @@ function everyWords(seconds: number): string {
   return `${seconds} seconds`
 }
 
-function describe(outcome: ToolOutcome, nowMs: number): string {
+function describe(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[]): string {
   let value: Record<string, unknown> = {}
   try {
     value = JSON.parse(outcome.text) as Record<string, unknown>
@@ -101,8 +101,11 @@ function describe(outcome: ToolOutcome, nowMs: number): string {
       if (list.length === 0) return 'You have no active reminders.'
       return ['Your reminders:', ...listLines(list, nowMs)].join('\n')
     }
-    case 'schedule_delete':
-      return value.deleted === true ? `Deleted ${String(value.id)}.` : `There is no active reminder ${String(value.id)}.`
+    case 'schedule_delete': {
+      const prompt = value.deleted === true && typeof value.id === 'string' ? latestView(messages, value.id)?.prompt : undefined
+      if (value.deleted !== true) return `There is no active reminder ${String(value.id)}.`
+      return typeof prompt === 'string' ? `Deleted reminder ${String(value.id)} "${prompt}".` : `Deleted ${String(value.id)}.`
+    }
     default:
       return `The ${outcome.name} tool answered: ${outcome.text}`
   }
@@ -147,6 +150,26 @@ function latestView(messages: ModelMessage[], id: string): View | null {
       }
     } catch {
       continue
+    }
+  }
+  return null
+}
+
+/** The reminder the conversation spoke of last: made, changed or listed alone in a tool result, or relayed when due; null when none. */
+function latestMentioned(messages: ModelMessage[]): { id: string; prompt: string } | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]
+    if (m.role === 'user') {
+      const hit = parseFollowUp(m.text)?.at(-1)
+      if (hit !== undefined) return { id: hit.id, prompt: hit.prompt }
+    } else if (m.role === 'tool') {
+      try {
+        const value = JSON.parse(m.text) as Record<string, unknown>
+        const one = value.schedule ?? (Array.isArray(value.schedules) && value.schedules.length === 1 ? value.schedules[0] : undefined)
+        if (typeof one === 'object' && one !== null && typeof (one as View).id === 'string') return { id: (one as View).id as string, prompt: String((one as View).prompt) }
+      } catch {
+        continue
+      }
     }
   }
   return null
@@ -295,7 +318,7 @@ export class OfflineModel implements Model {
     if (this.delayMs > 0) await abortableDelay(this.delayMs, signal)
     const messages = request.messages
     const outcomes = toolOutcomes(messages)
-    if (outcomes) return this.followList(outcomes, messages, request) ?? { text: outcomes.map((o) => describe(o, this.clock.now())).join('\n'), toolCalls: [] }
+    if (outcomes) return this.followList(outcomes, messages, request) ?? { text: outcomes.map((o) => describe(o, this.clock.now(), messages)).join('\n'), toolCalls: [] }
     const reading = latestReading(messages)
     const text = latestPersonText(messages)
     if (text === null) return { text: 'Noted.', toolCalls: [] }
@@ -323,6 +346,12 @@ export class OfflineModel implements Model {
         const prompt = relayed?.prompt ?? (intent.id === null ? null : (latestView(messages, intent.id)?.prompt as string | undefined) ?? null)
         if (prompt === null) return { text: 'Which reminder should I snooze? I have not relayed one in this conversation yet.', toolCalls: [] }
         if (hasTool('schedule_create')) return call('schedule_create', { prompt, after_seconds: intent.seconds })
+        break
+      }
+      case 'delete-latest': {
+        const latest = latestMentioned(messages)
+        if (latest === null) return { text: 'Which reminder should I delete? Say its words or its id, for example "delete the bins reminder" or "delete schedule-1".', toolCalls: [] }
+        if (hasTool('schedule_delete')) return call('schedule_delete', { id: latest.id })
         break
       }
       case 'delete-named':

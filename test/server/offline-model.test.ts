@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseIntent, type Intent } from '../../src/server/offline-model.ts'
+import { OfflineModel, parseIntent, type Intent } from '../../src/server/offline-model.ts'
+import { formatFollowUp } from '../../src/protocol/follow-up.ts'
 import { createApp } from '../../src/server/app.ts'
 import { compose } from '../../src/server/compose.ts'
 import type { SessionEvent } from '../../src/protocol/events.ts'
@@ -72,7 +73,11 @@ const PHRASINGS: [string, Intent][] = [
   ['delete the schedule-2 reminder', { kind: 'delete', id: 'schedule-2' }],
   ['move the oven reminder to 20:00', { kind: 'change-named', words: 'oven', hour: 20, minute: 0 }],
   ['change the reminder to call mum to 7pm', { kind: 'change-named', words: 'call mum', hour: 19, minute: 0 }],
-  ['cancel that reminder', { kind: 'none' }],
+  ['cancel that reminder', { kind: 'delete-latest' }],
+  ['oops, delete it', { kind: 'delete-latest' }],
+  ['delete it all from my calendar', { kind: 'none' }],
+  ['undo that', { kind: 'delete-latest' }],
+  ['please cancel this one.', { kind: 'delete-latest' }],
   ['remind me to cancel the gym reminder', { kind: 'none' }],
   ['hello there', { kind: 'none' }],
   ['what time is it?', { kind: 'none' }],
@@ -254,7 +259,7 @@ describe('offline model confirmations in local words', () => {
     await say('remind me tomorrow at 9 to call mum')
     await say('remind me tomorrow at 10 to call the bank')
     await say('remind me in 2 hours to check the oven')
-    expect(await say('cancel the bin reminder')).toBe('Deleted schedule-1.')
+    expect(await say('cancel the bin reminder')).toBe('Deleted reminder schedule-1 "take out the bins".')
     expect(await say('move the oven reminder to 20:00')).toBe('Changed: reminder schedule-4 "check the oven" is now set for today at 20:00 in Berlin.')
     expect(await say('delete the reminder to call')).toBe(
       [
@@ -273,9 +278,39 @@ describe('offline model confirmations in local words', () => {
         '- schedule-4: "check the oven" today at 20:00 in Berlin',
       ].join('\n'),
     )
-    expect(await say('please delete the reminder to call the bank')).toBe('Deleted schedule-3.')
+    expect(await say('please delete the reminder to call the bank')).toBe('Deleted reminder schedule-3 "call the bank".')
     expect(await say('list reminders')).toBe(['Your reminders:', '- schedule-2: "call mum" tomorrow at 09:00 in Berlin', '- schedule-4: "check the oven" today at 20:00 in Berlin'].join('\n'))
     await host.close()
+  })
+
+  it('deletes "that" reminder: the one just made, or just relayed, and asks which when the conversation named none', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    expect(await say('cancel that')).toBe('Which reminder should I delete? Say its words or its id, for example "delete the bins reminder" or "delete schedule-1".')
+    await say('remind me tomorrow at 9 to call mum')
+    await say('remind me every day at 7 to stretch')
+    expect(await say('cancel that reminder')).toBe('Deleted reminder schedule-2 "stretch".')
+    expect(await say('delete schedule-1')).toBe('Deleted reminder schedule-1 "call mum".')
+    expect(await say('list reminders')).toBe('You have no active reminders.')
+    await host.close()
+  })
+
+  it('takes "that" for the reminder just relayed when it came due', async () => {
+    const model = new OfflineModel(0, new FakeClock(NOW))
+    const tools = ['schedule_create', 'schedule_list', 'schedule_delete'].map((name) => ({ name, description: name, parameters: { type: 'object' } }))
+    const relayed = formatFollowUp([{ id: 'schedule-7', occurrenceAt: '2026-07-15T06:00:00.000Z', prompt: 'water the plants' }])
+    const answer = await model.complete(
+      {
+        system: '',
+        tools,
+        messages: [
+          { role: 'user', text: relayed },
+          { role: 'assistant', text: 'Reminder: water the plants', toolCalls: [] },
+          { role: 'user', text: 'no, cancel that one' },
+        ],
+      },
+      new AbortController().signal,
+    )
+    expect(answer).toEqual({ text: '', toolCalls: [{ name: 'schedule_delete', arguments: '{"id":"schedule-7"}' }] })
   })
 
   it('says a one-off day without "on" after "set for", and with it in a list', async () => {
