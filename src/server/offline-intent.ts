@@ -13,6 +13,8 @@ export type Intent =
   | { kind: 'change-named'; words: string; hour: number; minute: number }
   /** "cancel that", "delete it": the reminder the conversation spoke of last. */
   | { kind: 'delete-latest' }
+  /** A request for a reminder ("remind me next week to …") with no time it can read. */
+  | { kind: 'no-time'; prompt: string }
   | { kind: 'none' }
 
 const ZONE = /\b(?:in\s+)?(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/
@@ -282,6 +284,8 @@ const VAGUE = /^(?:that|this|it|the|my|a|an|all|every|each|those|these|one|last)
 
 const DELETE_LATEST = new RegExp(`${POLITE}(?:cancel|delete|remove|drop|undo)\\s+(?:that|this|it)(?:\\s+(?:one|reminder))?(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
 
+const VAGUE_WHEN = /^(?:(?:next|this|some)\s+(?:week|month|year|weekend|time|day)|later(?:\s+on)?|soon|someday|sometime|one day|at some point)\b\s*/i
+
 /** A reminder named by its words, for a delete or a change, or null. */
 function namedIntent(text: string): Intent | null {
   if (DELETE_LATEST.test(text)) return { kind: 'delete-latest' }
@@ -337,5 +341,7 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
   if (relative !== null) return { kind: 'create', args: { prompt: promptOf(relative.rest), after_seconds: relative.seconds } }
   const absolute = absoluteAt(base, now, explicitZone)
   if (absolute !== null) return { kind: 'create', args: { prompt: promptOf(absolute.rest), at: absolute.at } }
+  // "next week", "later", "some day": a when it cannot read, not part of what to be reminded of
+  if (LEAD_IN.test(text.trim())) return { kind: 'no-time', prompt: promptOf(promptOf(base).replace(VAGUE_WHEN, '')) }
   return { kind: 'none' }
 }

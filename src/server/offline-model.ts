@@ -363,6 +363,13 @@ export class OfflineModel implements Model {
           return call('schedule_update', changeArgs(intent.id, intent.hour, intent.minute, latestView(messages, intent.id), this.clock.now()))
         }
         break
+      case 'no-time': {
+        const what = intent.prompt === 'Reminder' ? '' : ` to ${intent.prompt}`
+        return {
+          text: `I could not find when in that. Say it again with a time, for example "remind me tomorrow at 9${what === '' ? ' to …' : what}" — or "in 2 hours", "on 2 September at 10", "every weekday at 08:30".`,
+          toolCalls: [],
+        }
+      }
       case 'none':
         break
       default: {

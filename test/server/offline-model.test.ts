@@ -78,7 +78,10 @@ const PHRASINGS: [string, Intent][] = [
   ['delete it all from my calendar', { kind: 'none' }],
   ['undo that', { kind: 'delete-latest' }],
   ['please cancel this one.', { kind: 'delete-latest' }],
-  ['remind me to cancel the gym reminder', { kind: 'none' }],
+  ['remind me to cancel the gym reminder', { kind: 'no-time', prompt: 'cancel the gym reminder' }],
+  ['remind me next week to renew the passport', { kind: 'no-time', prompt: 'renew the passport' }],
+  ['remind me later about the dentist', { kind: 'no-time', prompt: 'the dentist' }],
+  ['set a reminder', { kind: 'no-time', prompt: 'Reminder' }],
   ['hello there', { kind: 'none' }],
   ['what time is it?', { kind: 'none' }],
 ]
@@ -311,6 +314,18 @@ describe('offline model confirmations in local words', () => {
       new AbortController().signal,
     )
     expect(answer).toEqual({ text: '', toolCalls: [{ name: 'schedule_delete', arguments: '{"id":"schedule-7"}' }] })
+  })
+
+  it('answers a request it finds no time in with how to say one, and sets nothing', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    expect(await say('remind me next week to renew the passport')).toBe(
+      'I could not find when in that. Say it again with a time, for example "remind me tomorrow at 9 to renew the passport" — or "in 2 hours", "on 2 September at 10", "every weekday at 08:30".',
+    )
+    expect(await say('set a reminder')).toBe(
+      'I could not find when in that. Say it again with a time, for example "remind me tomorrow at 9 to …" — or "in 2 hours", "on 2 September at 10", "every weekday at 08:30".',
+    )
+    expect(await say('list reminders')).toBe('You have no active reminders.')
+    await host.close()
   })
 
   it('says a one-off day without "on" after "set for", and with it in a list', async () => {
