@@ -33,8 +33,12 @@ test('a weekday reminder made in a Berlin browser shows its rule in words and it
 
   const reminder = berlin.getByTestId('reminder')
   await expect(reminder.getByTestId('reminder-rule')).toHaveText('Weekdays at 08:30 · Berlin · schedule-1')
+  // the next occurrences are folded under one line until asked for
   const berlinOccurrences = reminder.getByTestId('reminder-occurrence')
+  await expect(berlinOccurrences.first()).toBeHidden()
+  await reminder.getByText('Next 5 occurrences').click()
   await expect(berlinOccurrences).toHaveCount(5)
+  await expect(berlinOccurrences.last()).toBeVisible()
   for (const [i, at] of upcoming.entries()) await expect(berlinOccurrences.nth(i)).toHaveText(shown(at, 'Europe/Berlin'))
   await expect(reminder.getByTestId('reminder-history')).toHaveText('Not delivered yet')
   await berlin.getByRole('region', { name: 'Reminders' }).screenshot({ path: testInfo.outputPath('calendar-reminder-berlin.png') })
@@ -43,6 +47,7 @@ test('a weekday reminder made in a Berlin browser shows its rule in words and it
   const nyReminder = newYork.getByTestId('reminder')
   await expect(nyReminder.getByTestId('reminder-rule')).toHaveText('Weekdays at 08:30 · Berlin · schedule-1')
   const nyOccurrences = nyReminder.getByTestId('reminder-occurrence')
+  await nyReminder.getByText('Next 5 occurrences').click()
   await expect(nyOccurrences).toHaveCount(5)
   for (const [i, at] of upcoming.entries()) {
     const own = shown(at, 'Europe/Berlin').source.slice(1, -1)

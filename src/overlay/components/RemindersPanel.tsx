@@ -56,8 +56,8 @@ function Reminder({
         {row.rule} · {row.id}
       </p>
       {row.upcoming.length > 0 && (
-        <div className="reminder-upcoming" data-testid="reminder-upcoming">
-          <p className="muted small">Next occurrences</p>
+        <details className="reminder-upcoming" data-testid="reminder-upcoming">
+          <summary className="muted small">Next {row.upcoming.length} occurrences</summary>
           <ol className="upcoming-list">
             {row.upcoming.map((next) => (
               <li key={next.at} data-testid="reminder-occurrence" data-at={next.at}>
@@ -66,7 +66,7 @@ function Reminder({
               </li>
             ))}
           </ol>
-        </div>
+        </details>
       )}
       <p className="muted small" data-testid="reminder-history">
         {row.history}
