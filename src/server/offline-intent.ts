@@ -64,10 +64,21 @@ function clockOf(hourText: string, minuteText: string | undefined, meridiem: str
   return { hour, minute }
 }
 
+/** A time of day said as `noon`/`midday`/`midnight` (`word`), else as a clock. */
+function clockOrWord(word: string | undefined, hourText: string, minuteText: string | undefined, meridiem: string | undefined): Clock | null {
+  const named = word?.toLowerCase()
+  if (named === 'midnight') return { hour: 0, minute: 0 }
+  if (named === 'noon' || named === 'midday') return { hour: 12, minute: 0 }
+  return clockOf(hourText, minuteText, meridiem)
+}
+
 /** The text with a matched phrase cut out (so the rest is the reminder's content). */
 function cut(text: string, match: RegExpExecArray): string {
   return `${text.slice(0, match.index)} ${text.slice(match.index + match[0].length)}`
 }
+
+/** The prompt of a reminder asked for with no words of its own ("set a reminder for 5 minutes from now"). */
+export const DEFAULT_PROMPT = 'Reminder'
 
 /** The reminder's content once the time phrases are cut out: lead-ins, connectors and punctuation removed. */
 export function promptOf(rest: string): string {
@@ -78,7 +89,7 @@ export function promptOf(rest: string): string {
     text = text.replace(/^(?:me\s+)?(?:to|about)\s+/i, '').trim()
   }
   for (let i = 0; i < 3; i += 1) text = text.replace(/[\s.!?,;:]+$/, '').replace(TRAILING_CONNECTOR, '').trim()
-  return text.length > 0 ? text : 'Reminder'
+  return text.length > 0 ? text : DEFAULT_PROMPT
 }
 
 type Now = { ms: number; zone: string }
@@ -157,8 +168,7 @@ function calendarIntent(text: string): { rrule: string; rest: string } | null {
   let clock: Clock = { hour: 9, minute: 0 }
   const atMatch = new RegExp(`\\bat\\s+(?:${CLOCK}|(noon|midnight))(?=\\s|$|[.,!?])`, 'i').exec(rest)
   if (atMatch !== null) {
-    const named = atMatch[4]?.toLowerCase()
-    const parsed = named === 'noon' ? { hour: 12, minute: 0 } : named === 'midnight' ? { hour: 0, minute: 0 } : clockOf(atMatch[1], atMatch[2], atMatch[3])
+    const parsed = clockOrWord(atMatch[4], atMatch[1], atMatch[2], atMatch[3])
     if (parsed !== null) {
       clock = parsed
       rest = cut(rest, atMatch)
@@ -227,7 +237,7 @@ function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: 
   }
   const noon = /\b(?:at\s+)?(noon|midday|midnight)\b/i.exec(rest)
   if (noon !== null) {
-    clock = noon[1].toLowerCase() === 'midnight' ? { hour: 0, minute: 0 } : { hour: 12, minute: 0 }
+    clock = clockOrWord(noon[1], '', undefined, undefined)
     rest = cut(rest, noon)
   } else {
     const at = new RegExp(`\\bat\\s+${CLOCK}(?=\\s|$|[.,!?])`, 'i').exec(rest)
@@ -244,12 +254,9 @@ function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: 
   if (date !== null) target = date
   else if (named !== null) {
     // without a year, the next time that date comes round (a date today whose time has passed is next year's)
-    const later = (year: number) =>
-      year > wall.year ||
-      (year === wall.year &&
-        (named.month > wall.month ||
-          (named.month === wall.month && (named.day > wall.day || (named.day === wall.day && (clock.hour > wall.hour || (clock.hour === wall.hour && clock.minute > wall.minute)))))))
-    const year = named.year ?? (later(wall.year) ? wall.year : wall.year + 1)
+    const minuteOfYear = (month: number, day: number, hour: number, minute: number) => (((month * 32 + day) * 24 + hour) * 60 + minute)
+    const ahead = minuteOfYear(named.month, named.day, clock.hour, clock.minute) > minuteOfYear(wall.month, wall.day, wall.hour, wall.minute)
+    const year = named.year ?? (ahead ? wall.year : wall.year + 1)
     target = `${String(year).padStart(4, '0')}-${pad(named.month)}-${pad(named.day)}`
   } else if (weekday !== null) {
     let ahead = (weekday - wall.weekday + 7) % 7
@@ -299,8 +306,7 @@ function namedIntent(text: string): Intent | null {
   const change = CHANGE_NAMED.exec(text)
   if (change === null) return null
   const words = (change[1] ?? change[2]).trim()
-  const named = change[6]?.toLowerCase()
-  const clock = named === 'noon' ? { hour: 12, minute: 0 } : named === 'midnight' ? { hour: 0, minute: 0 } : clockOf(change[3], change[4], change[5])
+  const clock = clockOrWord(change[6], change[3], change[4], change[5])
   return clock === null || VAGUE.test(words) ? null : { kind: 'change-named', words, hour: clock.hour, minute: clock.minute }
 }
 
@@ -312,8 +318,7 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
   if (del) return { kind: 'delete', id: del[1].toLowerCase() }
   const change = new RegExp(`\\b(?:change|move|reschedule|update|set)\\s+(schedule-\\d+)\\s+to\\s+(?:${CLOCK}|(noon|midnight))`, 'i').exec(text)
   if (change) {
-    const named = change[5]?.toLowerCase()
-    const clock = named === 'noon' ? { hour: 12, minute: 0 } : named === 'midnight' ? { hour: 0, minute: 0 } : clockOf(change[2], change[3], change[4])
+    const clock = clockOrWord(change[5], change[2], change[3], change[4])
     if (clock !== null) return { kind: 'change', id: change[1].toLowerCase(), hour: clock.hour, minute: clock.minute }
   }
   const named = namedIntent(text)

@@ -2,7 +2,7 @@ import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, C
 import { abortableDelay, systemClock } from '../host/index.ts'
 import { canonicalTimeZone, parseReadingText, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, zonePlace } from '../protocol/index.ts'
 import { localTimeWords } from './local-words.ts'
-import { parseIntent } from './offline-intent.ts'
+import { DEFAULT_PROMPT, parseIntent } from './offline-intent.ts'
 
 export { parseIntent, type Intent } from './offline-intent.ts'
 
@@ -17,19 +17,14 @@ function latestReading(messages: ModelMessage[]): ReadingFields | null {
   return null
 }
 
-/** What the person asked for in this turn: the latest message of theirs, past this turn's steps and readings. */
-function turnRequest(messages: ModelMessage[]): string | null {
+/**
+ * The latest message of the person's (readings skipped): only since the last answer, or — `pastSteps` — the request
+ * of this turn, past the steps and tool results it has led to so far.
+ */
+function latestPersonText(messages: ModelMessage[], pastSteps = false): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]
-    if (m.role === 'user' && parseReadingText(m.text) === null) return m.text
-  }
-  return null
-}
-
-function latestPersonText(messages: ModelMessage[]): string | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]
-    if (m.role === 'assistant') return null
+    if (m.role === 'assistant' && !pastSteps) return null
     if (m.role === 'user' && parseReadingText(m.text) === null) return m.text
   }
   return null
@@ -45,9 +40,8 @@ type ToolOutcome = { name: string; args: string; text: string; isError: boolean 
 
 type View = Record<string, unknown>
 
-/** When a reminder is due, in local words from `scheduledAtLocal` (never a bare UTC instant). */
 /**
- * When a reminder is due, in words: a one-off one by its local time (`set for Friday at 18:00 in Berlin`, listed as
+ * When a reminder is due, in local words from `scheduledAtLocal` (never a bare UTC instant): a one-off one by its local time (`set for Friday at 18:00 in Berlin`, listed as
  * `on Friday at 18:00 in Berlin`), a series by its rule and the next occurrence (`weekdays at 08:30 in Berlin; the
  * next is today at 08:30 in Berlin`).
  */
@@ -137,54 +131,50 @@ function matching(list: View[], words: string): View[] {
   })
 }
 
-/** The latest view of a reminder the conversation saw (a create, update or list result), or null. */
-function latestView(messages: ModelMessage[], id: string): View | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]
-    if (m.role !== 'tool') continue
-    try {
-      const value = JSON.parse(m.text) as Record<string, unknown>
-      const candidates = [value.schedule, ...(Array.isArray(value.schedules) ? value.schedules : [])] as unknown[]
-      for (const candidate of candidates) {
-        if (typeof candidate === 'object' && candidate !== null && (candidate as View).id === id) return candidate as View
-      }
-    } catch {
-      continue
-    }
-  }
-  return null
-}
+/** A reminder the conversation spoke of: relayed when due (a follow-up), or in a tool result (`view`); `alone` when nothing else was spoken of with it. */
+type Mention = { id: string; prompt: string; view: View | null; relayed: boolean; alone: boolean }
 
-/** The reminder the conversation spoke of last: made, changed or listed alone in a tool result, or relayed when due; null when none. */
-function latestMentioned(messages: ModelMessage[]): { id: string; prompt: string } | null {
+/** The reminders the conversation spoke of, the latest first. */
+function* mentions(messages: ModelMessage[]): Generator<Mention> {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]
     if (m.role === 'user') {
-      const hit = parseFollowUp(m.text)?.at(-1)
-      if (hit !== undefined) return { id: hit.id, prompt: hit.prompt }
+      for (const r of (parseFollowUp(m.text) ?? []).reverse()) yield { id: r.id, prompt: r.prompt, view: null, relayed: true, alone: true }
     } else if (m.role === 'tool') {
+      let value: Record<string, unknown>
       try {
-        const value = JSON.parse(m.text) as Record<string, unknown>
-        const one = value.schedule ?? (Array.isArray(value.schedules) && value.schedules.length === 1 ? value.schedules[0] : undefined)
-        if (typeof one === 'object' && one !== null && typeof (one as View).id === 'string') return { id: (one as View).id as string, prompt: String((one as View).prompt) }
+        value = JSON.parse(m.text) as Record<string, unknown>
       } catch {
         continue
       }
+      const listed = Array.isArray(value.schedules) ? (value.schedules as unknown[]) : []
+      for (const candidate of [value.schedule, ...listed]) {
+        if (typeof candidate !== 'object' || candidate === null || typeof (candidate as View).id !== 'string') continue
+        const view = candidate as View
+        yield { id: view.id as string, prompt: String(view.prompt), view, relayed: false, alone: candidate === value.schedule || listed.length === 1 }
+      }
     }
   }
+}
+
+function firstMention(messages: ModelMessage[], wanted: (mention: Mention) => boolean): Mention | null {
+  for (const mention of mentions(messages)) if (wanted(mention)) return mention
   return null
 }
 
-/** The prompt of the latest reminder relayed in the conversation (optionally of one id), or null. */
-function latestRelayed(messages: ModelMessage[], id: string | null): { id: string; prompt: string } | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]
-    if (m.role !== 'user') continue
-    const reminders = parseFollowUp(m.text)
-    const hit = reminders?.filter((r) => id === null || r.id === id).at(-1)
-    if (hit !== undefined) return { id: hit.id, prompt: hit.prompt }
-  }
-  return null
+/** The latest view of a reminder the conversation saw (a create, update or list result), or null. */
+function latestView(messages: ModelMessage[], id: string): View | null {
+  return firstMention(messages, (m) => m.view !== null && m.id === id)?.view ?? null
+}
+
+/** The reminder the conversation spoke of last: made, changed or listed alone in a tool result, or relayed when due; null when none. */
+function latestMentioned(messages: ModelMessage[]): Mention | null {
+  return firstMention(messages, (m) => m.alone)
+}
+
+/** The latest reminder relayed in the conversation (optionally of one id), or null. */
+function latestRelayed(messages: ModelMessage[], id: string | null): Mention | null {
+  return firstMention(messages, (m) => m.relayed && (id === null || m.id === id))
 }
 
 function changeArgs(id: string, hour: number, minute: number, view: View | null, now: number): Record<string, unknown> {
@@ -289,7 +279,7 @@ export class OfflineModel implements Model {
    */
   private followList(outcomes: ToolOutcome[], messages: ModelMessage[], request: ModelRequest): ModelResponse | null {
     if (outcomes.length !== 1 || outcomes[0].name !== 'schedule_list' || outcomes[0].isError) return null
-    const asked = turnRequest(messages)
+    const asked = latestPersonText(messages, true)
     const intent = asked === null ? null : parseIntent(asked, null, this.clock.now())
     if (intent === null || (intent.kind !== 'delete-named' && intent.kind !== 'change-named')) return null
     let list: View[]
@@ -364,7 +354,7 @@ export class OfflineModel implements Model {
         }
         break
       case 'no-time': {
-        const what = intent.prompt === 'Reminder' ? '' : ` to ${intent.prompt}`
+        const what = intent.prompt === DEFAULT_PROMPT ? '' : ` to ${intent.prompt}`
         return {
           text: `I could not find when in that. Say it again with a time, for example "remind me tomorrow at 9${what === '' ? ' to …' : what}" — or "in 2 hours", "on 2 September at 10", "every weekday at 08:30".`,
           toolCalls: [],

@@ -82,6 +82,7 @@ function Toast({
 /** Toasts shown at once: the newest, above the composer; on a phone fewer, so they never cover the Session. */
 const SHOWN_WIDE = 3
 const SHOWN_PHONE = 2
+/** The phone layout's breakpoint (styles.css: `@media (max-width: 800px)`). */
 const PHONE = '(max-width: 800px)'
 
 /**
