@@ -273,6 +273,8 @@ test('four reminders due at once: a phone shows the newest two under the zones a
   await expect(more).toHaveText('2 more reminders dueDismiss all', { timeout: 20_000 })
   await expect(toast).toHaveCount(2)
   await expect(toast.getByTestId('toast-open')).toHaveCount(2)
+  // SPEC 9 (v2): a toast offers Open, Snooze 10 min and Dismiss
+  await expect(toast.last().getByRole('button')).toHaveText(['Open', 'Snooze 10 min', 'Dismiss'])
   expect(await toast.evaluateAll((items) => items.map((item) => item.getAttribute('data-session-id')))).toEqual(['office', 'car'])
   await expect(page).toHaveTitle(/^\(4\) /)
   // the stack stands between the zones and the composer
