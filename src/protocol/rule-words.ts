@@ -117,10 +117,18 @@ function dayClause(rule: CalendarRule): string {
   }
 }
 
+/** The one date a yearly rule falls on, as a date is said (`3 March`), or null when it names more or other days. */
+function yearlyDate(rule: CalendarRule): string | null {
+  const { freq, byMonth, byMonthDay, byDay, bySetPos } = rule
+  if (freq !== 'YEARLY' || byMonth?.length !== 1 || byMonthDay?.length !== 1 || byMonthDay[0] < 1 || byDay !== null || bySetPos !== null) return null
+  return `${byMonthDay[0]} ${MONTH_NAMES[byMonth[0] - 1]}`
+}
+
 /** A calendar rule in English words: `Weekdays at 08:30`, `Monthly on the 1st at 09:00`, `Every Monday at 10:00, 4 times`. */
 export function describeCalendarRule(rule: CalendarRule): string {
-  let text = dayClause(rule)
-  if (rule.byMonth !== null) text += ` in ${joinWords(rule.byMonth.map((m) => MONTH_NAMES[m - 1]))}`
+  const date = yearlyDate(rule)
+  let text = date === null ? dayClause(rule) : `${every(rule.interval, 'year', 'yearly')} on ${date}`
+  if (rule.byMonth !== null && date === null) text += ` in ${joinWords(rule.byMonth.map((m) => MONTH_NAMES[m - 1]))}`
   text += ` at ${joinWords(ruleTimes(rule))}`
   switch (rule.end.kind) {
     case 'count':

@@ -69,6 +69,10 @@ describe('describeRrule', () => {
     ['FREQ=MONTHLY;BYDAY=-1FR', 'Monthly on the last Friday at 09:00'],
     ['FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', 'Monthly on the last weekday at 09:00'],
     ['FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU;BYHOUR=2', 'Yearly on the last Sunday in March at 02:00'],
+    ['FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10', 'Yearly on 3 March at 10:00'],
+    ['FREQ=YEARLY;INTERVAL=2;BYMONTH=5;BYMONTHDAY=1', 'Every 2 years on 1 May at 09:00'],
+    ['FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1', 'Yearly on the last day in February at 09:00'],
+    ['FREQ=YEARLY;BYMONTH=1,7;BYMONTHDAY=1', 'Yearly on the 1st in January and July at 09:00'],
     ['FREQ=DAILY;BYHOUR=8,20;COUNT=4', 'Every day at 08:00 and 20:00, 4 times'],
     ['FREQ=DAILY;UNTIL=20261231', 'Every day at 09:00, until 2026-12-31'],
   ])('describes %j', (rrule, words) => {
