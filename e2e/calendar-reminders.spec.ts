@@ -33,6 +33,14 @@ test('a weekday reminder made in a Berlin browser shows its rule in words and it
 
   const reminder = berlin.getByTestId('reminder')
   await expect(reminder.getByTestId('reminder-rule')).toHaveText('Weekdays at 08:30 · Berlin · schedule-1')
+  // however narrow the card, the id is never broken ("schedule-" and "1" on two lines read as two things)
+  const idLines = await reminder.getByTestId('reminder-rule').evaluate((rule) => {
+    ;(rule as HTMLElement).style.width = '8ch'
+    const lines = new Set([...(rule.querySelector('.reminder-id')?.getClientRects() ?? [])].map((box) => Math.round(box.top))).size
+    ;(rule as HTMLElement).style.width = ''
+    return lines
+  })
+  expect(idLines).toBe(1)
   // the next occurrences are folded under one line until asked for
   const berlinOccurrences = reminder.getByTestId('reminder-occurrence')
   await expect(berlinOccurrences.first()).toBeHidden()

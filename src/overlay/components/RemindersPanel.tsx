@@ -53,7 +53,7 @@ function Reminder({
         </span>
       </p>
       <p className="muted small" data-testid="reminder-rule">
-        {row.rule} · {row.id}
+        {row.rule} <span className="reminder-id">· {row.id}</span>
       </p>
       {row.upcoming.length > 0 && (
         <details className="reminder-upcoming" data-testid="reminder-upcoming">
