@@ -138,46 +138,94 @@ function readingNow(reading: ReadingFields | null, fallbackNow: number): Now {
   return { ms: parsed?.epochMs ?? fallbackNow, zone }
 }
 
-function calendarIntent(text: string): { rrule: string; rest: string } | null {
-  let rest = text
-  let days: string | null = null
-  let monthDay: number | null = null
-  const patterns: [RegExp, (m: RegExpExecArray) => void][] = [
-    [/\b(?:every|each)\s+(?:single\s+)?(?:day|morning)\b|\bdaily\b/i, () => (days = 'DAILY')],
-    [/\b(?:every|each|on)\s+weekdays?\b|\bweekdays\b/i, () => (days = 'MO,TU,WE,TH,FR')],
-    [/\b(?:every|each|on)\s+weekends?\b/i, () => (days = 'SA,SU')],
-    [
-      new RegExp(`\\b(?:(?:every|each)\\s+${WEEKDAY}|on\\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s\\b)((?:\\s*(?:,|and|&)\\s*${WEEKDAY})*)`, 'i'),
-      (m) => {
-        const names = m[0].toLowerCase().match(/monday|tuesday|wednesday|thursday|friday|saturday|sunday/g) ?? []
-        days = names.map((n) => WEEKDAY_CODES[WEEKDAY_NAMES.indexOf(n)]).join(',')
-      },
-    ],
-    [/\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)?\s+(?:day\s+)?of\s+(?:every|each|the)\s+month\b/i, (m) => (monthDay = Number(m[1]))],
-    [/\b(?:every|each)\s+month\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b/i, (m) => (monthDay = Number(m[1]))],
-    [/\bmonthly\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b/i, (m) => (monthDay = Number(m[1]))],
-  ]
-  for (const [pattern, take] of patterns) {
-    const match = pattern.exec(rest)
-    if (match === null) continue
-    take(match)
-    rest = cut(rest, match)
-    break
+/** "every other week", "every 2 months": how many of the unit between occurrences. */
+const INTERVAL = '(other|\\d+|two|three|four|five|six)'
+const INTERVAL_WORDS: Record<string, number> = { other: 2, two: 2, three: 3, four: 4, five: 5, six: 6 }
+const PART_OF_DAY = '(?:\\s+(morning|afternoon|evening|night)s?)?'
+/** When a part of the day said without a clock rings: 09:00, 15:00, 20:00 (as "tonight"). */
+const PART_OF_DAY_HOURS: Record<string, number> = { morning: 9, afternoon: 15, evening: 20, night: 20 }
+const WEEKDAY_LIST = `${WEEKDAY}((?:\\s*(?:,|and|&)\\s*${WEEKDAY})*)`
+
+function intervalOf(word: string): number {
+  return INTERVAL_WORDS[word.toLowerCase()] ?? Number(word)
+}
+
+function weekdayCodes(text: string): string {
+  const names = text.toLowerCase().match(/monday|tuesday|wednesday|thursday|friday|saturday|sunday/g) ?? []
+  return names.map((n) => WEEKDAY_CODES[WEEKDAY_NAMES.indexOf(n)]).join(',')
+}
+
+/** A calendar rule's days, before its time: how often, on which days, and a part of the day said with them. */
+type RuleDays = { freq: 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY'; interval: number; byDay: string | null; byMonthDay: number | null; byMonth: number | null; part: string | null; needsClock: boolean }
+
+/** The days a calendar phrase names ("every weekday", "every other Friday", "on the 1st of every month", "every year on 3 March") and the text without them, or null. */
+function ruleDays(text: string): { days: RuleDays; rest: string } | null {
+  const plain = (freq: RuleDays['freq'], more: Partial<RuleDays> = {}): RuleDays => ({ freq, interval: 1, byDay: null, byMonthDay: null, byMonth: null, part: null, needsClock: false, ...more })
+  const found = (match: RegExpExecArray, days: RuleDays, rest = cut(text, match)) => ({ days, rest })
+  const yearly = new RegExp(`\\b(?:(?:every|each)\\s+year|yearly|annually|every\\s+${INTERVAL}\\s+years?)\\b`, 'i').exec(text)
+  if (yearly !== null) {
+    const rest = cut(text, yearly)
+    const date = monthDate(rest)
+    if (date === null || date.year !== null) return null
+    return { days: plain('YEARLY', { interval: yearly[1] === undefined ? 1 : intervalOf(yearly[1]), byMonth: date.month, byMonthDay: date.day }), rest: cut(rest, date.match) }
   }
-  if (days === null && monthDay === null) return null
-  let clock: Clock = { hour: 9, minute: 0 }
+  const monthDayOf = (m: RegExpExecArray, at: number) => Number(m[at])
+  let match = new RegExp(`\\b(?:every|each)\\s+${INTERVAL}\\s+months?\\s+on\\s+the\\s+${ORDINAL}\\b`, 'i').exec(text)
+  if (match !== null) return found(match, plain('MONTHLY', { interval: intervalOf(match[1]), byMonthDay: monthDayOf(match, 2) }))
+  match = new RegExp(`\\b(?:on\\s+)?the\\s+${ORDINAL}\\s+(?:day\\s+)?of\\s+(?:every|each)\\s+${INTERVAL}\\s+months?\\b`, 'i').exec(text)
+  if (match !== null) return found(match, plain('MONTHLY', { interval: intervalOf(match[2]), byMonthDay: monthDayOf(match, 1) }))
+  match = new RegExp(`\\b(?:every|each)\\s+(?:${INTERVAL}\\s+weeks?|week)(?:\\s+on\\s+${WEEKDAY_LIST})?\\b`, 'i').exec(text)
+  if (match !== null) {
+    return found(match, plain('WEEKLY', { interval: match[1] === undefined ? 1 : intervalOf(match[1]), byDay: match[2] === undefined ? null : weekdayCodes(match[0].slice(match[0].toLowerCase().indexOf(' on ') + 4)) }))
+  }
+  match = new RegExp(`\\b(?:every|each)\\s+other\\s+${WEEKDAY_LIST}${PART_OF_DAY}\\b`, 'i').exec(text)
+  if (match !== null) return found(match, plain('WEEKLY', { interval: 2, byDay: weekdayCodes(match[0]), part: match[4] ?? null }))
+  // "every 2 days" is a period (every_seconds) unless a time of day is said with it
+  match = new RegExp(`\\b(?:every|each)\\s+${INTERVAL}\\s+days\\b`, 'i').exec(text)
+  if (match !== null) return found(match, plain('DAILY', { interval: intervalOf(match[1]), needsClock: true }))
+  match = /\b(?:every|each)\s+(?:single\s+)?(day|morning|afternoon|evening|night)\b|\bdaily\b|\bnightly\b/i.exec(text)
+  if (match !== null) {
+    const word = (match[1] ?? match[0]).toLowerCase()
+    return found(match, plain('DAILY', { part: word === 'day' || word === 'daily' ? null : word === 'nightly' ? 'night' : word }))
+  }
+  match = /\b(?:every|each|on)\s+weekdays?\b|\bweekdays\b/i.exec(text)
+  if (match !== null) return found(match, plain('WEEKLY', { byDay: 'MO,TU,WE,TH,FR' }))
+  match = /\b(?:every|each|on)\s+weekends?\b/i.exec(text)
+  if (match !== null) return found(match, plain('WEEKLY', { byDay: 'SA,SU' }))
+  match = new RegExp(`\\b(?:(?:every|each)\\s+${WEEKDAY}|on\\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s\\b)((?:\\s*(?:,|and|&)\\s*${WEEKDAY})*)${PART_OF_DAY}`, 'i').exec(text)
+  if (match !== null) return found(match, plain('WEEKLY', { byDay: weekdayCodes(match[0]), part: match[4] ?? null }))
+  match = /\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)?\s+(?:day\s+)?of\s+(?:every|each|the)\s+month\b/i.exec(text)
+  match ??= /\b(?:every|each)\s+month\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b/i.exec(text)
+  match ??= /\bmonthly\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b/i.exec(text)
+  if (match !== null) return found(match, plain('MONTHLY', { byMonthDay: Number(match[1]) }))
+  return null
+}
+
+/** A calendar phrase as a rule (SPEC 7.7) and the text without it; "every week" without a day is on the weekday it is now in `zone`. */
+function calendarIntent(text: string, now: Now, zone: string): { rrule: string; rest: string } | null {
+  const named = ruleDays(text)
+  if (named === null) return null
+  const days = named.days.freq === 'WEEKLY' && named.days.byDay === null ? { ...named.days, byDay: WEEKDAY_CODES[wallDate(zone, now.ms).weekday] } : named.days
+  let rest = named.rest
+  const evening = days.part === 'afternoon' || days.part === 'evening' || days.part === 'night'
+  let clock: Clock | null = null
   const atMatch = new RegExp(`\\bat\\s+(?:${CLOCK}|(noon|midnight))(?=\\s|$|[.,!?])`, 'i').exec(rest)
   if (atMatch !== null) {
-    const parsed = clockOrWord(atMatch[4], atMatch[1], atMatch[2], atMatch[3])
+    const parsed = atMatch[4] === undefined ? clockOf(atMatch[1], atMatch[2], atMatch[3], evening) : clockOrWord(atMatch[4], atMatch[1], atMatch[2], atMatch[3])
     if (parsed !== null) {
       clock = parsed
       rest = cut(rest, atMatch)
     }
   }
-  const time = `BYHOUR=${clock.hour};BYMINUTE=${clock.minute}`
-  if (monthDay !== null) return { rrule: `FREQ=MONTHLY;BYMONTHDAY=${monthDay};${time}`, rest }
-  if (days === 'DAILY') return { rrule: `FREQ=DAILY;${time}`, rest }
-  return { rrule: `FREQ=WEEKLY;BYDAY=${days};${time}`, rest }
+  if (clock === null && days.needsClock) return null
+  clock ??= { hour: days.part === null ? 9 : PART_OF_DAY_HOURS[days.part], minute: 0 }
+  const parts = [`FREQ=${days.freq}`]
+  if (days.interval > 1) parts.push(`INTERVAL=${days.interval}`)
+  if (days.byMonth !== null) parts.push(`BYMONTH=${days.byMonth}`)
+  if (days.byMonthDay !== null) parts.push(`BYMONTHDAY=${days.byMonthDay}`)
+  if (days.byDay !== null) parts.push(`BYDAY=${days.byDay}`)
+  parts.push(`BYHOUR=${clock.hour}`, `BYMINUTE=${clock.minute}`)
+  return { rrule: parts.join(';'), rest }
 }
 
 function relativeSeconds(text: string): { seconds: number; rest: string } | null {
@@ -204,25 +252,27 @@ function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: 
   let dayOffset: number | null = null
   let weekday: number | null = null
   let date: string | null = null
-  let evening = false
+  /** A part of the day said with the day ("tonight", "tomorrow afternoon"): a clock without am/pm is after noon. */
+  let part: string | null = null
   const tonight = /\btonight\b/i.exec(rest)
   if (tonight !== null) {
-    evening = true
+    part = 'night'
     dayOffset = 0
     rest = cut(rest, tonight)
   }
   const tomorrow = /\btomorrow(?:\s+(morning|afternoon|evening|night))?\b/i.exec(rest)
   if (tomorrow !== null) {
     dayOffset = 1
-    if (tomorrow[1] !== undefined && /evening|night|afternoon/i.test(tomorrow[1])) evening = true
+    part = tomorrow[1]?.toLowerCase() ?? part
     rest = cut(rest, tomorrow)
   }
-  const today = /\btoday\b|\bthis\s+(evening|afternoon)\b/i.exec(rest)
+  const today = /\btoday\b|\bthis\s+(morning|evening|afternoon)\b/i.exec(rest)
   if (today !== null) {
     dayOffset = 0
-    if (today[1] !== undefined) evening = true
+    part = today[1]?.toLowerCase() ?? part
     rest = cut(rest, today)
   }
+  const evening = part !== null && part !== 'morning'
   const iso = /\bon\s+(\d{4}-\d{2}-\d{2})\b/i.exec(rest)
   if (iso !== null) {
     date = iso[1]
@@ -246,7 +296,7 @@ function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: 
       rest = cut(rest, at)
     }
   }
-  if (clock === null && evening) clock = { hour: 20, minute: 0 }
+  if (clock === null && part !== null) clock = { hour: PART_OF_DAY_HOURS[part], minute: 0 }
   if (clock === null) return null
   const zone = explicitZone ?? now.zone
   const wall = wallDate(zone, now.ms)
@@ -333,14 +383,14 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
   const explicitZone = zoneMatch === null ? null : canonicalTimeZone(zoneMatch[1])
   const base = zoneMatch === null || explicitZone === null ? text : cut(text, zoneMatch)
   const now = readingNow(reading, fallbackNow)
+  const calendar = calendarIntent(base, now, explicitZone ?? now.zone)
+  if (calendar !== null) {
+    return { kind: 'create', args: { prompt: promptOf(calendar.rest), rrule: calendar.rrule, ...(explicitZone === null ? {} : { time_zone: explicitZone }) } }
+  }
   const every = new RegExp(`\\bevery\\s+(\\d+\\s*)?${UNIT}\\b`, 'i').exec(base)
   if (every !== null && !/\bevery\s+day\b/i.test(every[0])) {
     const seconds = (every[1] === undefined ? 1 : Number(every[1])) * unitSeconds(every[2])
     return { kind: 'create', args: { prompt: promptOf(cut(base, every)), every_seconds: seconds } }
-  }
-  const calendar = calendarIntent(base)
-  if (calendar !== null) {
-    return { kind: 'create', args: { prompt: promptOf(calendar.rest), rrule: calendar.rrule, ...(explicitZone === null ? {} : { time_zone: explicitZone }) } }
   }
   const relative = relativeSeconds(base)
   if (relative !== null) return { kind: 'create', args: { prompt: promptOf(relative.rest), after_seconds: relative.seconds } }

@@ -52,7 +52,9 @@ function whenWords(view: View, nowMs: number, after: 'set for' | 'listed'): stri
   if (view.kind === 'calendar' && typeof view.rrule === 'string') {
     const rule = describeRrule(view.rrule)
     const place = typeof view.timeZone === 'string' ? ` in ${zonePlace(view.timeZone)}` : ''
-    return `${rule === null ? view.rrule : rule.charAt(0).toLowerCase() + rule.slice(1)}${place}${next}`
+    // "set for every month on the 1st", not "set for monthly on the 1st"
+    const words = rule === null ? view.rrule : (rule.charAt(0).toLowerCase() + rule.slice(1)).replace(/^monthly /, 'every month ').replace(/^yearly /, 'every year ')
+    return `${words}${place}${next}`
   }
   if (view.kind === 'every' && typeof view.everySeconds === 'number') return `every ${everyWords(view.everySeconds)}${next}`
   return local(after === 'listed') ?? 'its next time'
@@ -77,6 +79,10 @@ function describe(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[])
     const { session, clients, known } = question
     const example = known[0] ?? 'Europe/Berlin'
     return `Which time zone do you mean for that time? This Session's time zone is ${session}; your browser${clients.length > 1 ? 's report' : ' reports'} ${clients.length > 0 ? clients.join(', ') : 'no zone'}. Known zones: ${known.length > 0 ? known.join(', ') : 'none'}. Name one ("${zonePlace(example)}" or "${example}"), or say it again with the zone, for example "remind me at 09:30 ${example} to stretch".`
+  }
+  if (value.code === 'not_future') {
+    const passed = passedWords(outcome, nowMs, messages)
+    if (passed !== null) return passed
   }
   if (typeof value.code === 'string' && typeof value.message === 'string') {
     return `I could not do that: ${value.message} (${value.code}).`
@@ -103,6 +109,39 @@ function describe(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[])
     default:
       return `The ${outcome.name} tool answered: ${outcome.text}`
   }
+}
+
+/** The local clock time (`23:39`) of an instant in a zone. */
+function clockIn(zone: string, ms: number): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)
+}
+
+/**
+ * A local time that had already passed, said as such: `today at 20:00 in Berlin has already passed (it is 23:39 there
+ * now)`, with the same time tomorrow as the example when it was today's. Null when the call did not name a local `at`
+ * or its zone cannot be told (the tool's own message is said then).
+ */
+function passedWords(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[]): string | null {
+  let args: Record<string, unknown>
+  try {
+    args = JSON.parse(outcome.args) as Record<string, unknown>
+  } catch {
+    return null
+  }
+  const at = args.at
+  if (typeof at !== 'object' || at === null) return null
+  const { date, time, time_zone: explicit } = at as Record<string, unknown>
+  if (typeof date !== 'string' || typeof time !== 'string' || !/^\d{2}:\d{2}/.test(time)) return null
+  const reading = latestReading(messages)
+  const zone = typeof explicit === 'string' ? explicit : reading === null ? null : canonicalTimeZone(reading.session)
+  if (zone === null) return null
+  const words = localTimeWords(`${date}T${time.slice(0, 5)}:00+00:00[${zone}]`, nowMs)
+  if (words === null) return null
+  const clock = time.slice(0, 5)
+  const today = words.startsWith('today ')
+  const prompt = typeof args.prompt === 'string' && args.prompt !== DEFAULT_PROMPT ? ` to ${args.prompt}` : ''
+  const example = today && outcome.name === 'schedule_create' ? `, for example "remind me tomorrow at ${clock}${prompt}"` : ''
+  return `I could not set that: ${words} has already passed (it is ${clockIn(zone, nowMs)} there now). Say a later time${example}.`
 }
 
 function listed(value: Record<string, unknown>): View[] {
@@ -264,6 +303,31 @@ function zoneReply(messages: ModelMessage[], text: string): { request: string; z
   return request?.role === 'user' ? { request: request.text, zone } : null
 }
 
+/** How the answer to a request with no time it could read begins (the reply after it may be the time alone). */
+const NO_TIME_ANSWER = 'I could not find when in that.'
+
+/**
+ * A reply that only says when ("tomorrow at 9", "in 2 hours"), right after the assistant said it found no time in a
+ * request: that request said again with this time (`remind me tomorrow at 9 to renew the passport`); null for
+ * anything else. Like `zoneReply`, it looks only at the last few messages, readings skipped.
+ */
+function timeReply(messages: ModelMessage[], text: string, reading: ReadingFields | null, nowMs: number): string | null {
+  let i = messages.length - 1
+  const next = (): ModelMessage | undefined => {
+    while (i >= 0 && messages[i].role === 'user' && parseReadingText(messages[i].text) !== null) i--
+    return messages[i--]
+  }
+  if (next()?.role !== 'user') return null
+  const answer = next()
+  if (answer?.role !== 'assistant' || answer.toolCalls.length > 0 || !answer.text.startsWith(NO_TIME_ANSWER)) return null
+  const request = next()
+  if (request?.role !== 'user') return null
+  const asked = parseIntent(request.text, reading, nowMs)
+  if (asked.kind !== 'no-time') return null
+  const when = text.trim().replace(/[.!]+$/, '')
+  return asked.prompt === DEFAULT_PROMPT ? `remind me ${when}` : `remind me ${when} to ${asked.prompt}`
+}
+
 /** The default model: deterministic, offline, demo-grade; drives the Schedule tools (SPEC 10). */
 export class OfflineModel implements Model {
   readonly name = 'offline'
@@ -316,7 +380,13 @@ export class OfflineModel implements Model {
     const hasTool = (name: string): boolean => request.tools.some((t) => t.name === name)
     // "Tokyo" after "Which time zone do you mean?": the request asked about, in that zone
     const reply = zoneReply(messages, text)
-    const intent = parseIntent(reply === null ? text : `${reply.request} in ${reply.zone}`, reading, this.clock.now())
+    let intent = parseIntent(reply === null ? text : `${reply.request} in ${reply.zone}`, reading, this.clock.now())
+    // "tomorrow at 9" after "I could not find when in that": the request before it, at that time
+    if (intent.kind === 'none') {
+      const again = timeReply(messages, text, reading, this.clock.now())
+      const joined = again === null ? null : parseIntent(again, reading, this.clock.now())
+      if (joined !== null && joined.kind === 'create') intent = joined
+    }
     const call = (name: string, args: Record<string, unknown>): ModelResponse => {
       const toolCalls: ModelToolCall[] = [{ name, arguments: JSON.stringify(args) }]
       return { text: '', toolCalls }
@@ -356,7 +426,7 @@ export class OfflineModel implements Model {
       case 'no-time': {
         const what = intent.prompt === DEFAULT_PROMPT ? '' : ` to ${intent.prompt}`
         return {
-          text: `I could not find when in that. Say it again with a time, for example "remind me tomorrow at 9${what === '' ? ' to …' : what}" — or "in 2 hours", "on 2 September at 10", "every weekday at 08:30".`,
+          text: `${NO_TIME_ANSWER} Say it again with a time, for example "remind me tomorrow at 9${what === '' ? ' to …' : what}" — or "in 2 hours", "on 2 September at 10", "every weekday at 08:30".`,
           toolCalls: [],
         }
       }

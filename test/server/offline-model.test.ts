@@ -53,6 +53,23 @@ const PHRASINGS: [string, Intent][] = [
   ['remind me daily at 7 in Europe/Berlin to meditate', { kind: 'create', args: { prompt: 'meditate', rrule: 'FREQ=DAILY;BYHOUR=7;BYMINUTE=0', time_zone: 'Europe/Berlin' } }],
   ['remind me every weekend at 10:00 to call grandma', { kind: 'create', args: { prompt: 'call grandma', rrule: 'FREQ=WEEKLY;BYDAY=SA,SU;BYHOUR=10;BYMINUTE=0' } }],
   ['remind me every Monday and Thursday at 18:00 to go running', { kind: 'create', args: { prompt: 'go running', rrule: 'FREQ=WEEKLY;BYDAY=MO,TH;BYHOUR=18;BYMINUTE=0' } }],
+  ['remind me every 2 days at 9 to water the cactus', { kind: 'create', args: { prompt: 'water the cactus', rrule: 'FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me every 2 days to water the cactus', { kind: 'create', args: { prompt: 'water the cactus', every_seconds: 172800 } }],
+  ['remind me every other week on Friday at 17 to clean the flat', { kind: 'create', args: { prompt: 'clean the flat', rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=FR;BYHOUR=17;BYMINUTE=0' } }],
+  ['remind me every 3 weeks on Monday and Thursday at 9 to water', { kind: 'create', args: { prompt: 'water', rrule: 'FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,TH;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me every other Tuesday at 7pm to call dad', { kind: 'create', args: { prompt: 'call dad', rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;BYHOUR=19;BYMINUTE=0' } }],
+  ['remind me every week at 9 to plan', { kind: 'create', args: { prompt: 'plan', rrule: 'FREQ=WEEKLY;BYDAY=WE;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me every 2 weeks to water the ferns', { kind: 'create', args: { prompt: 'water the ferns', rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=WE;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me every Sunday evening to plan the week', { kind: 'create', args: { prompt: 'plan the week', rrule: 'FREQ=WEEKLY;BYDAY=SU;BYHOUR=20;BYMINUTE=0' } }],
+  ['remind me every night at 10 to read', { kind: 'create', args: { prompt: 'read', rrule: 'FREQ=DAILY;BYHOUR=22;BYMINUTE=0' } }],
+  ['remind me every afternoon to drink water', { kind: 'create', args: { prompt: 'drink water', rrule: 'FREQ=DAILY;BYHOUR=15;BYMINUTE=0' } }],
+  ['remind me every 2 months on the 1st at 9 to check the meters', { kind: 'create', args: { prompt: 'check the meters', rrule: 'FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me on the 15th of every other month to pay the gardener', { kind: 'create', args: { prompt: 'pay the gardener', rrule: 'FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me every year on 3 March at 10 to call grandma', { kind: 'create', args: { prompt: 'call grandma', rrule: 'FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10;BYMINUTE=0' } }],
+  ['remind me yearly on May 1st to renew the insurance', { kind: 'create', args: { prompt: 'renew the insurance', rrule: 'FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me tomorrow morning to call the garage', { kind: 'create', args: { prompt: 'call the garage', at: { date: '2026-07-16', time: '09:00:00' } } }],
+  ['remind me tomorrow afternoon to call the garage', { kind: 'create', args: { prompt: 'call the garage', at: { date: '2026-07-16', time: '15:00:00' } } }],
+  ['remind me this afternoon at 3 to call the garage', { kind: 'create', args: { prompt: 'call the garage', at: { date: '2026-07-15', time: '15:00:00' } } }],
   ['list reminders', { kind: 'list' }],
   ['show my reminders', { kind: 'list' }],
   ['what are my reminders?', { kind: 'list' }],
@@ -238,7 +255,7 @@ describe('offline model confirmations in local words', () => {
       'Done: reminder schedule-1 "check email" is set for weekdays at 08:30 in Berlin; the next is today at 08:30 in Berlin.',
     )
     expect(await say('remind me on the 1st of every month at 9 to pay rent')).toBe(
-      'Done: reminder schedule-2 "pay rent" is set for monthly on the 1st at 09:00 in Berlin; the next is on 1 August 2026 at 09:00 in Berlin.',
+      'Done: reminder schedule-2 "pay rent" is set for every month on the 1st at 09:00 in Berlin; the next is on 1 August 2026 at 09:00 in Berlin.',
     )
     expect(await say('change schedule-1 to 10:00')).toBe('Changed: reminder schedule-1 "check email" is now set for weekdays at 10:00 in Berlin; the next is today at 10:00 in Berlin.')
     expect(await say('daily at 7 in America/New_York remind me to stretch')).toBe(
@@ -248,7 +265,7 @@ describe('offline model confirmations in local words', () => {
       [
         'Your reminders:',
         '- schedule-1: "check email" weekdays at 10:00 in Berlin; the next is today at 10:00 in Berlin',
-        '- schedule-2: "pay rent" monthly on the 1st at 09:00 in Berlin; the next is on 1 August 2026 at 09:00 in Berlin',
+        '- schedule-2: "pay rent" every month on the 1st at 09:00 in Berlin; the next is on 1 August 2026 at 09:00 in Berlin',
         '- schedule-3: "stretch" every day at 07:00 in New York; the next is today at 07:00 in New York',
       ].join('\n'),
     )
@@ -325,6 +342,63 @@ describe('offline model confirmations in local words', () => {
       'I could not find when in that. Say it again with a time, for example "remind me tomorrow at 9 to …" — or "in 2 hours", "on 2 September at 10", "every weekday at 08:30".',
     )
     expect(await say('list reminders')).toBe('You have no active reminders.')
+    await host.close()
+  })
+
+  it('joins a time said alone to the request it found no time in, and only right after saying so', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    await say('remind me next week to renew the passport')
+    expect(await say('tomorrow at 9')).toBe('Done: reminder schedule-1 "renew the passport" is set for tomorrow at 09:00 in Berlin.')
+    expect(await say('in 2 hours')).toBe(
+      'It is 2026-07-15T08:00:00+02:00[Europe/Berlin]. Session time zone: Europe/Berlin; your time zone: Europe/Berlin. You said: in 2 hours',
+    )
+    await say('set a reminder')
+    expect(await say('in 2 hours.')).toBe('Done: reminder schedule-2 "Reminder" is set for today at 10:00 in Berlin.')
+    await say('remind me later about the dentist')
+    expect(await say('thanks')).toBe('It is 2026-07-15T08:00:00+02:00[Europe/Berlin]. Session time zone: Europe/Berlin; your time zone: Europe/Berlin. You said: thanks')
+    expect(await say('list reminders')).toBe(
+      ['Your reminders:', '- schedule-1: "renew the passport" tomorrow at 09:00 in Berlin', '- schedule-2: "Reminder" today at 10:00 in Berlin'].join('\n'),
+    )
+    await host.close()
+  })
+
+  it('says a local time that has passed in words, with the same time tomorrow to say instead', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T20:39:00Z')
+    expect(await say('remind me tonight at 8 to call mum')).toBe(
+      'I could not set that: today at 20:00 in Berlin has already passed (it is 22:39 there now). Say a later time, for example "remind me tomorrow at 20:00 to call mum".',
+    )
+    expect(await say('remind me today at 7:15 am')).toBe(
+      'I could not set that: today at 07:15 in Berlin has already passed (it is 22:39 there now). Say a later time, for example "remind me tomorrow at 07:15".',
+    )
+    expect(await say('remind me at 5:00 Asia/Tokyo today to stretch')).toBe(
+      'I could not set that: today at 05:00 in Tokyo has already passed (it is 05:39 there now). Say a later time, for example "remind me tomorrow at 05:00 to stretch".',
+    )
+    await say('remind me tomorrow at 9 to water the plants')
+    expect(await say('change schedule-1 to 8:00')).toBe('Changed: reminder schedule-1 "water the plants" is now set for tomorrow at 08:00 in Berlin.')
+    expect(await say('list reminders')).toBe(['Your reminders:', '- schedule-1: "water the plants" tomorrow at 08:00 in Berlin'].join('\n'))
+    await host.close()
+  })
+
+  it('sets series of every few days, weeks, months or years, and says them as "every month" and "every year" after "set for"', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    expect(await say('remind me on the 1st of every month at 10 to pay rent')).toBe(
+      'Done: reminder schedule-1 "pay rent" is set for every month on the 1st at 10:00 in Berlin; the next is on 1 August 2026 at 10:00 in Berlin.',
+    )
+    expect(await say('remind me every year on 3 March at 10 to call grandma')).toBe(
+      'Done: reminder schedule-2 "call grandma" is set for every year on 3 March at 10:00 in Berlin; the next is on 3 March 2027 at 10:00 in Berlin.',
+    )
+    expect(await say('remind me every other week on Friday at 17 to clean the flat')).toBe(
+      'Done: reminder schedule-3 "clean the flat" is set for every 2 weeks on Friday at 17:00 in Berlin; the next is on Friday at 17:00 in Berlin.',
+    )
+    expect(await say('remind me every 2 days at 9 to water the cactus')).toBe(
+      'Done: reminder schedule-4 "water the cactus" is set for every 2 days at 09:00 in Berlin; the next is today at 09:00 in Berlin.',
+    )
+    expect(await say('remind me every week at 9 to plan')).toBe(
+      'Done: reminder schedule-5 "plan" is set for every Wednesday at 09:00 in Berlin; the next is today at 09:00 in Berlin.',
+    )
+    expect(await say('remind me on the 15th of every other month to pay the gardener')).toBe(
+      'Done: reminder schedule-6 "pay the gardener" is set for every 2 months on the 15th at 09:00 in Berlin; the next is today at 09:00 in Berlin.',
+    )
     await host.close()
   })
 
