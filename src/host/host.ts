@@ -61,11 +61,14 @@ export type SessionDescription = {
 /** A command a route runs on a session (built in: send, compact, rename, cancel; others registered by the server). */
 export type CommandHandler = (session: Session, args: unknown, context: CommandContext) => Promise<unknown>
 
-/** How a command came to run: `forwarded` when another replica sent it, so it may be running again after its first runner died. */
-export type CommandContext = { forwarded: boolean }
+/**
+ * How a command came to run: `forwarded` when another replica sent it; `rerunFrom` when it runs again
+ * because the owner that first ran it died before answering: the session's event count when that
+ * run started (what it wrote, if it wrote anything, is at or after it), else null.
+ */
+export type CommandContext = { forwarded: boolean; rerunFrom: number | null }
 
-const LOCAL: CommandContext = { forwarded: false }
-const FORWARDED: CommandContext = { forwarded: true }
+const LOCAL: CommandContext = { forwarded: false, rerunFrom: null }
 
 /** A page of session descriptions, newest first. */
 export type DescriptionPage = { sessions: SessionDescription[]; nextCursor: string | null }
@@ -187,7 +190,7 @@ export class Host {
       const replication = this.replication
       replication.onLost((id) => this.lost(id, 'its lease was not renewed in time'))
       replication.onAppended((id, count, openTurn) => void this.remoteAppended(id, count, openTurn))
-      replication.onCommand((id, command) => this.answer(id, command.name, command.args))
+      replication.onCommand((id, command, run) => this.answer(id, command.name, command.args, { forwarded: true, rerunFrom: run.rerun ? run.fromSeq : null }))
       replication.onStreaming((id, piece) => {
         const slot = this.slots.get(id)
         if (slot?.state !== 'open' && slot?.state !== 'opening') this.feeds.get(id)?.remoteStreaming(piece)
@@ -792,11 +795,11 @@ export class Host {
   }
 
   /** Runs a command another replica sent to a session held here, and packs its answer for the way back. */
-  private async answer(sessionId: string, name: string, args: unknown): Promise<ReplicaAnswer> {
+  private async answer(sessionId: string, name: string, args: unknown, context: CommandContext): Promise<ReplicaAnswer> {
     const handler = this.commands.get(name)
     if (handler === undefined) return { ok: false, error: { name: 'Error', message: `unknown command ${name}` } }
     try {
-      return { ok: true, value: await this.withSession(sessionId, (session) => handler(session, args, FORWARDED)) }
+      return { ok: true, value: await this.withSession(sessionId, (session) => handler(session, args, context)) }
     } catch (error) {
       const e = error as { name?: unknown; code?: unknown; details?: unknown }
       return {

@@ -10,6 +10,7 @@ export {
   type OutgoingMessage,
   type RecoveryPolicy,
   type SessionDescription,
+  type CommandContext,
 } from './host.ts'
 export { Session } from './session/session.ts'
 export type { SessionActivity } from './session/lock.ts'

@@ -123,11 +123,11 @@ describe('CLI on PostgreSQL', () => {
     const server = await serveOn(db.url)
     server.child.kill('SIGTERM')
     await server.exited
-    await db.admin(`INSERT INTO ${SCHEMA}.schema_migrations (version, name) VALUES (3, 'newer')`)
+    await db.admin(`INSERT INTO ${SCHEMA}.schema_migrations (version, name) VALUES (4, 'newer')`)
     expect(await run(['serve', '--port', '0', '--no-build', '--database-url', db.url])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'the database schema is at version 3, newer than version 2 of this Schedule Web: run a newer Schedule Web (a schema is never migrated down)\n',
+      stderr: 'the database schema is at version 4, newer than version 3 of this Schedule Web: run a newer Schedule Web (a schema is never migrated down)\n',
     })
   })
 

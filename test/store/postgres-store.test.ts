@@ -49,10 +49,12 @@ describe('PostgreSQL store: migrations', () => {
     expect(first).toEqual([
       { version: 1, name: 'sessions, events and the due index', applied_at: expect.any(Date) },
       { version: 2, name: 'leases and commands of replicas', applied_at: expect.any(Date) },
+      { version: 3, name: 'runs of forwarded commands', applied_at: expect.any(Date) },
     ])
-    expect(await tables(db)).toEqual(['commands', 'events', 'leases', 'schema_migrations', 'sessions'])
+    expect(await tables(db)).toEqual(['command_runs', 'commands', 'events', 'leases', 'schema_migrations', 'sessions'])
     const indexes = await db.admin(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [SCHEMA])
     expect(indexes.rows.map((row: { indexname: string }) => row.indexname)).toEqual([
+      'command_runs_pkey',
       'commands_pkey',
       'commands_waiting',
       'events_pkey',
@@ -70,7 +72,7 @@ describe('PostgreSQL store: migrations', () => {
   it('migrates once when several servers start on one fresh database at the same moment', async () => {
     const db = await freshDatabase()
     await Promise.all([openStore(db.url), openStore(db.url), openStore(db.url)])
-    expect((await migrations(db)).map((m) => m.version)).toEqual([1, 2])
+    expect((await migrations(db)).map((m) => m.version)).toEqual([1, 2, 3])
   })
 
   it('refuses to start on a schema newer than the code, with one line, and never migrates it down', async () => {
@@ -81,10 +83,10 @@ describe('PostgreSQL store: migrations', () => {
     await expect(refusal).rejects.toMatchObject({
       name: 'DatabaseSetupError',
       code: 'schema-too-new',
-      message: 'the database schema is at version 7, newer than version 2 of this Schedule Web: run a newer Schedule Web (a schema is never migrated down)',
+      message: 'the database schema is at version 7, newer than version 3 of this Schedule Web: run a newer Schedule Web (a schema is never migrated down)',
     })
-    expect((await migrations(db)).map((m) => m.version)).toEqual([1, 2, 7])
-    expect(await tables(db)).toEqual(['commands', 'events', 'leases', 'schema_migrations', 'sessions'])
+    expect((await migrations(db)).map((m) => m.version)).toEqual([1, 2, 3, 7])
+    expect(await tables(db)).toEqual(['command_runs', 'commands', 'events', 'leases', 'schema_migrations', 'sessions'])
   })
 
   it('verifies without changing anything: a database never migrated is refused and left empty', async () => {
@@ -93,7 +95,7 @@ describe('PostgreSQL store: migrations', () => {
       name: 'DatabaseSetupError',
       code: 'schema-too-old',
       message:
-        'the database schema is at version 0, older than version 2 of this Schedule Web: start the server on it once (or import into it) to migrate it',
+        'the database schema is at version 0, older than version 3 of this Schedule Web: start the server on it once (or import into it) to migrate it',
     })
     expect((await db.admin(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = $1`, [SCHEMA])).rows).toEqual([{ n: 0 }])
     await openStore(db.url)
@@ -107,18 +109,18 @@ describe('PostgreSQL store: migrations', () => {
     await openStore(db.url)
     const broken: Migration[] = [
       ...MIGRATIONS,
-      { version: 3, name: 'half a step', sql: `CREATE TABLE ${SCHEMA}.half (id int); SELECT no_such_function()` },
+      { version: 4, name: 'half a step', sql: `CREATE TABLE ${SCHEMA}.half (id int); SELECT no_such_function()` },
     ]
     const client = new pg.Client({ connectionString: db.url })
     await client.connect()
     try {
       await expect(migrate(client, broken)).rejects.toMatchObject({ message: expect.stringContaining('no_such_function') })
-      expect(await migrate(client)).toEqual({ from: 2, to: 2 })
+      expect(await migrate(client)).toEqual({ from: 3, to: 3 })
     } finally {
       await client.end()
     }
-    expect((await migrations(db)).map((m) => m.version)).toEqual([1, 2])
-    expect(await tables(db)).toEqual(['commands', 'events', 'leases', 'schema_migrations', 'sessions'])
+    expect((await migrations(db)).map((m) => m.version)).toEqual([1, 2, 3])
+    expect(await tables(db)).toEqual(['command_runs', 'commands', 'events', 'leases', 'schema_migrations', 'sessions'])
   })
 })
 

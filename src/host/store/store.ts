@@ -118,6 +118,13 @@ export interface Store {
 /** A command for the replica that holds a session (SPEC 14.3): a name the host knows and JSON arguments. */
 export type ReplicaCommand = { name: string; args: unknown }
 
+/**
+ * How a command came to run on the replica that holds its session: `rerun` when an earlier owner
+ * started it and died before answering (its change may be in the log already); `fromSeq` is the
+ * session's durable event count when it was first started, so what that run wrote is at or after it.
+ */
+export type CommandRun = { rerun: boolean; fromSeq: number }
+
 /** What a command answered: its JSON result, or the error it threw (name, code, message, details) to be thrown again. */
 export type ReplicaAnswer = { ok: true; value: unknown } | { ok: false; error: { name: string; code?: string; message: string; details?: Record<string, unknown> } }
 
@@ -146,7 +153,7 @@ export interface Replication {
   /** Runs a command on whichever replica holds the session (this one, once it can claim a session nobody holds); resolves with its answer. */
   submit(id: string, command: ReplicaCommand): Promise<ReplicaAnswer>
   /** Runs the commands sent to sessions this replica holds. */
-  onCommand(handler: (id: string, command: ReplicaCommand) => Promise<ReplicaAnswer>): void
+  onCommand(handler: (id: string, command: ReplicaCommand, run: CommandRun) => Promise<ReplicaAnswer>): void
   /** Sessions that need an owner (an open turn or queued messages) and have none: the lease lapsed or was never taken. */
   orphans(limit: number): Promise<string[]>
   /**

@@ -63,6 +63,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX commands_waiting ON ${SCHEMA}.commands (session_id, id) WHERE result IS NULL;
     `,
   },
+  {
+    version: 3,
+    name: 'runs of forwarded commands',
+    // written outside the transaction that takes a command (so an owner that dies leaves it behind):
+    // no foreign key, whose check would wait on that transaction's row lock
+    sql: `
+      CREATE TABLE ${SCHEMA}.command_runs (
+        command_id bigint PRIMARY KEY,
+        owner text NOT NULL,
+        from_seq bigint NOT NULL,
+        started_at bigint NOT NULL
+      );
+    `,
+  },
 ]
 
 /** The schema version this code writes and reads. */

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { StoreError } from '../store-error.ts'
 import type { AssistantDelta } from '../../../protocol/index.ts'
-import type { ReplicaAnswer, ReplicaCommand, Replication } from '../store.ts'
+import type { CommandRun, ReplicaAnswer, ReplicaCommand, Replication } from '../store.ts'
 import { SCHEMA } from './migrations.ts'
 import { failureText, unavailable } from './pg-failure.ts'
 import { checkout } from './pool-client.ts'
@@ -131,7 +131,7 @@ export class PostgresReplication implements Replication {
   private streamingSent: Promise<void> = Promise.resolve()
   /** Per session, entries queued or on their way. */
   private readonly streamingUnsent = new Map<string, number>()
-  private handler: ((id: string, command: ReplicaCommand) => Promise<ReplicaAnswer>) | null = null
+  private handler: ((id: string, command: ReplicaCommand, run: CommandRun) => Promise<ReplicaAnswer>) | null = null
   private listener: pg.Client | null = null
   private timers: NodeJS.Timeout[] = []
   private stopped = false
@@ -319,7 +319,7 @@ export class PostgresReplication implements Replication {
     else this.watched.delete(id)
   }
 
-  onCommand(handler: (id: string, command: ReplicaCommand) => Promise<ReplicaAnswer>): void {
+  onCommand(handler: (id: string, command: ReplicaCommand, run: CommandRun) => Promise<ReplicaAnswer>): void {
     this.handler = handler
   }
 
@@ -354,6 +354,7 @@ export class PostgresReplication implements Replication {
       if (performance.now() - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = performance.now()
         await this.pool.query(`DELETE FROM ${SCHEMA}.commands WHERE result IS NOT NULL AND created_at < ${NOW_MS} - $1`, [ANSWER_KEPT_MS])
+        await this.pool.query(`DELETE FROM ${SCHEMA}.command_runs AS r WHERE NOT EXISTS (SELECT 1 FROM ${SCHEMA}.commands AS c WHERE c.id = r.command_id)`)
       }
       const watched = [...this.watched].filter((id) => !this.held.has(id))
       if (watched.length > 0) {
@@ -429,6 +430,28 @@ export class PostgresReplication implements Replication {
     this.running.set(id, run)
   }
 
+  /**
+   * Notes, outside the transaction that took the command (so it outlives an owner that dies before
+   * answering), that a command starts here, with the session's durable event count; a command
+   * started before is a rerun, from the count its first run noted.
+   */
+  private async startRun(commandId: string, sessionId: string): Promise<CommandRun> {
+    const rows = (
+      await this.pool.query<{ from_seq: string; rerun: boolean }>(
+        `WITH added AS (
+           INSERT INTO ${SCHEMA}.command_runs (command_id, owner, from_seq, started_at)
+           SELECT $1, $2, event_count, ${NOW_MS} FROM ${SCHEMA}.sessions WHERE id = $3
+           ON CONFLICT (command_id) DO NOTHING RETURNING from_seq)
+         SELECT from_seq, false AS rerun FROM added
+         UNION ALL SELECT from_seq, true AS rerun FROM ${SCHEMA}.command_runs WHERE command_id = $1`,
+        [commandId, this.owner, sessionId],
+      )
+    ).rows
+    const row = rows.find((r) => !r.rerun) ?? rows[0]
+    if (row === undefined) throw new Error(`session ${sessionId} has no row`)
+    return { rerun: row.rerun, fromSeq: Number(row.from_seq) }
+  }
+
   private async drain(id: string): Promise<void> {
     const handler = this.handler
     if (handler === null) return
@@ -452,10 +475,11 @@ export class PostgresReplication implements Replication {
         ).rows
         taken = rows.length
         for (const row of rows) {
-          const answer = await handler(id, JSON.parse(row.body) as ReplicaCommand).catch(
+          const run = await this.startRun(row.id, id)
+          const answer = await handler(id, JSON.parse(row.body) as ReplicaCommand, run).catch(
             (error: unknown): ReplicaAnswer => ({ ok: false, error: { name: 'Error', message: failureText(error) } }),
           )
-          await client.query(`UPDATE ${SCHEMA}.commands SET result = $2 WHERE id = $1`, [row.id, JSON.stringify(answer)])
+          await client.query(`UPDATE ${SCHEMA}.commands SET result = $2 WHERE id = $1 AND result IS NULL`, [row.id, JSON.stringify(answer)])
           await client.query(`SELECT pg_notify('${ANSWERS_CHANNEL}', $1)`, [row.id])
         }
         await client.query('COMMIT')
