@@ -82,4 +82,4 @@ export { sessionScheduleFold, type SessionScheduleState } from './session-state.
 export { createSchedule, updateSchedule, snoozeSchedule, deleteSchedule, listSchedules, promptOf, scheduleTools } from './tools.ts'
 export { ScheduleOwner, MAX_TIMER_MS, CLOCK_CHECK_MS, realTimers, followUpBlocks, type Timers } from './owner.ts'
 export { ScheduleWriter } from './writer.ts'
-export { createSchedulePlugin, type SchedulePlugin, type ScheduleService, type ServiceResult } from './plugin.ts'
+export { createSchedulePlugin, type EarlierRequest, type SchedulePlugin, type ScheduleService, type ServiceResult } from './plugin.ts'

@@ -4,7 +4,7 @@ import type { ScheduleError } from './errors.ts'
 import { ScheduleOwner, realTimers, type Timers } from './owner.ts'
 import { nextDueAt } from './fold.ts'
 import { sessionScheduleFold } from './session-state.ts'
-import { createSchedule, deleteSchedule, listSchedules, scheduleTools, snoozeSchedule, updateSchedule } from './tools.ts'
+import { createdSince, createSchedule, deletedSince, deleteSchedule, listSchedules, promptOf, scheduleTools, snoozeSchedule, updateSchedule } from './tools.ts'
 import { ScheduleWriter } from './writer.ts'
 
 /** A reminder view, or the Schedule error that prevented the change. */
@@ -20,7 +20,18 @@ export interface ScheduleService {
   update(session: SessionView, scheduleId: string, fields: Record<string, unknown>): Promise<ServiceResult>
   /** A new `after` reminder with the prompt of `scheduleId` (active or finished), `seconds` from now. */
   snooze(session: SessionView, scheduleId: string, seconds: number): Promise<ServiceResult>
+  /**
+   * What a create, snooze or delete run again after its first runner died before answering (SPEC 14.3) had already
+   * done from `fromSeq` on: the reminder it made, or that it deleted `id` (null when it did nothing, so it runs again).
+   */
+  earlier(session: SessionView, fromSeq: number, request: EarlierRequest): ServiceResult | { id: string; deleted: true } | null
 }
+
+/** A request whose earlier run a rerun looks for. */
+export type EarlierRequest =
+  | { operation: 'create'; fields: Record<string, unknown> }
+  | { operation: 'snooze'; id: string; seconds: number }
+  | { operation: 'delete'; id: string }
 
 /** The Schedule plugin plus the service its HTTP routes use. */
 export type SchedulePlugin = Plugin & { readonly service: ScheduleService }
@@ -42,6 +53,13 @@ export function createSchedulePlugin(options: { timers?: Timers } = {}): Schedul
     create: (session, fields) => createSchedule(session, fields, () => now(), writer),
     update: (session, scheduleId, fields) => updateSchedule(session, { ...fields, id: scheduleId }, () => now(), writer),
     snooze: (session, scheduleId, seconds) => snoozeSchedule(session, scheduleId, seconds, () => now(), writer),
+    earlier(session, fromSeq, request) {
+      if (request.operation === 'delete') return deletedSince(session, fromSeq, request.id) ? { id: request.id, deleted: true } : null
+      const prompt = request.operation === 'snooze' ? promptOf(session, request.id) : null
+      const fields = request.operation === 'create' ? request.fields : { prompt, after_seconds: request.seconds }
+      const view = createdSince(session, fromSeq, fields, now())
+      return view === null ? null : { ok: true, view }
+    },
   }
   return {
     name: 'schedule',

@@ -44,6 +44,11 @@ function writtenView(session: SessionView, id: string, now: number): ScheduleVie
   return entry === undefined ? null : viewOf(entry, now, sessionZone(session))
 }
 
+/** The view of a record written to the log: as the log folds it while active, else the record alone (no history). */
+export function recordView(session: SessionView, record: ScheduleRecord, now: number, history: ScheduleHistory | null = null): ScheduleView {
+  return writtenView(session, record.id, now) ?? viewOf({ record, target: Date.parse(record.scheduledAt), history: history ?? NO_HISTORY }, now, sessionZone(session))
+}
+
 async function appendDurably(
   session: SessionView,
   record: ScheduleRecord,
@@ -53,10 +58,7 @@ async function appendDurably(
 ): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
   await session.append([scheduleChangeDraft(operation === 'create' ? createChange(record) : updateChange(record))])
   if (!(await session.flush())) return { ok: false, error: persistenceUncertain(operation) }
-  const view =
-    writtenView(session, record.id, now) ??
-    viewOf({ record, target: Date.parse(record.scheduledAt), history: history ?? NO_HISTORY }, now, sessionZone(session))
-  return { ok: true, view }
+  return { ok: true, view: recordView(session, record, now, history) }
 }
 
 type RecordContext = { now: number; implicitZone: CreateContext['implicitZone'] }
@@ -110,6 +112,49 @@ export function promptOf(session: SessionView, id: string): string | null {
     if ((change.operation === 'create' || change.operation === 'update') && change.schedule.id === id) prompt = change.schedule.prompt
   }
   return prompt
+}
+
+/** The Schedule changes of a session from `fromSeq` on, latest first. */
+function* changesSince(session: SessionView, fromSeq: number) {
+  const events = session.events()
+  for (let i = events.length - 1; i >= 0 && events[i].seq >= fromSeq; i--) {
+    const event = events[i]
+    if (event.type !== 'schedule/change') continue
+    const decoded = decodeScheduleChange(event.data)
+    if (decoded.ok) yield decoded.change
+  }
+}
+
+/** Whether a record is the one create fields ask for: the same prompt and kind, and the same period or rule. */
+function madeFrom(record: ScheduleRecord, fields: Record<string, unknown>): boolean {
+  if (typeof fields.prompt !== 'string' || record.prompt !== fields.prompt.trim()) return false
+  switch (record.kind) {
+    case 'after':
+      return record.afterSeconds === fields.after_seconds
+    case 'at':
+      return fields.at !== undefined
+    case 'every':
+      return record.everySeconds === fields.every_seconds
+    case 'calendar':
+      return record.rrule === fields.rrule
+  }
+}
+
+/**
+ * For a create run again after its first runner died before answering (SPEC 14.3): the reminder that run
+ * already made — created from `fromSeq` on with the same prompt, kind and period or rule — as it is now; else null.
+ */
+export function createdSince(session: SessionView, fromSeq: number, fields: Record<string, unknown>, now: number): ScheduleView | null {
+  for (const change of changesSince(session, fromSeq)) {
+    if (change.operation === 'create' && madeFrom(change.schedule, fields)) return recordView(session, change.schedule, now)
+  }
+  return null
+}
+
+/** For a delete run again after its first runner died before answering: whether that run deleted the reminder (from `fromSeq` on). */
+export function deletedSince(session: SessionView, fromSeq: number, id: string): boolean {
+  for (const change of changesSince(session, fromSeq)) if (change.operation === 'delete' && change.id === id) return true
+  return false
 }
 
 /** Snoozes a reminder (SPEC 7.9): a new `after` reminder with the same prompt, `seconds` from now. */

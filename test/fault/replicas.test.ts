@@ -189,6 +189,56 @@ describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
     expect(checked).toEqual({ code: 0, stdout: 'ok f\n', stderr: '' })
   })
 
+  it('answers a reminder change whose owner died after writing it and before answering once: the rerun finds the change instead of making it again', async () => {
+    const db = await freshDatabase()
+    const first = await replica(db, 'first')
+    const second = await replica(db, 'second')
+    expect((await post(`${first.url}/api/sessions`, { sessionId: 'r', timeZone: 'UTC' })).status).toBe(201)
+    expect((await post(`${first.url}/api/sessions/r/messages`, { text: 'hello', clientTimeZone: 'UTC' })).status).toBe(202)
+    await vi.waitFor(async () => expect(await leaseOwner(db, 'r')).toMatch(/^first\./), WAIT)
+    // the owner's answer to a forwarded command stalls after the change it made is durable: a trigger on the answer
+    // (never in the store's own schema) sleeps while the test's flag row is there
+    await db.admin(`CREATE TABLE public.stall_answers (on_purpose boolean)`)
+    await db.admin(`GRANT SELECT ON public.stall_answers TO PUBLIC`)
+    await db.admin(`CREATE FUNCTION public.stall_answer() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.result IS NOT NULL AND EXISTS (SELECT 1 FROM public.stall_answers) THEN PERFORM pg_sleep(60); END IF; RETURN NEW; END $$`)
+    await db.admin(`CREATE TRIGGER stall_answer BEFORE UPDATE ON ${SCHEMA}.commands FOR EACH ROW EXECUTE FUNCTION public.stall_answer()`)
+    const changes = async (operation: string) => (await logOf(db, 'r')).filter((e) => e.type === 'schedule/change' && (e.data as { operation: string }).operation === operation)
+    /** Kills the owner while its answer stalls, as a machine dies: its process, then its database connections. */
+    const die = async (owner: Replica) => {
+      await vi.waitFor(async () => expect((await db.admin(`SELECT 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep'`)).rows).toHaveLength(1), WAIT)
+      owner.child.kill('SIGKILL')
+      await owner.exited
+      await db.admin('DELETE FROM public.stall_answers')
+      await db.admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event = 'PgSleep'`)
+    }
+
+    // a create sent to the second replica runs on the first, which dies before it answers; the second takes over
+    await db.admin('INSERT INTO public.stall_answers VALUES (true)')
+    const created = post(`${second.url}/api/sessions/r/schedules`, { prompt: 'stand up', after_seconds: 3600 })
+    await vi.waitFor(async () => expect(await changes('create')).toHaveLength(1), WAIT)
+    await die(first)
+    const answer = await created
+    expect(answer.status).toBe(201)
+    expect(answer.body.schedule).toMatchObject({ id: 'schedule-1', kind: 'after', prompt: 'stand up', afterSeconds: 3600 })
+    expect(await changes('create')).toHaveLength(1)
+    expect(await leaseOwner(db, 'r')).toMatch(/^second\./)
+
+    // a delete sent to a third replica runs on the second, which dies the same way; the third takes over
+    const third = await replica(db, 'third')
+    await db.admin('INSERT INTO public.stall_answers VALUES (true)')
+    const deleted = fetch(`${third.url}/api/sessions/r/schedules/schedule-1`, { method: 'DELETE' })
+    await vi.waitFor(async () => expect(await changes('delete')).toHaveLength(1), WAIT)
+    await die(second)
+    const gone = await deleted
+    expect({ status: gone.status, body: await gone.json() }).toEqual({ status: 200, body: { id: 'schedule-1', deleted: true } })
+    expect(await changes('delete')).toHaveLength(1)
+    expect(await leaseOwner(db, 'r')).toMatch(/^third\./)
+    const list = await fetch(`${third.url}/api/sessions/r/schedules`)
+    expect(await list.json()).toEqual({ schedules: [] })
+    expect(await runCheckCli(['--database-url', db.url])).toEqual({ code: 0, stdout: 'ok r\n', stderr: '' })
+  })
+
   it('refuses the appends of a replica that lost its lease: a stopped owner that wakes after a takeover writes nothing', async () => {
     const db = await freshDatabase()
     const stale = await replica(db, 'stale', [{ text: 'an answer that comes too late', delayMs: 4000 }])
