@@ -146,6 +146,11 @@ const PART_OF_DAY = '(?:\\s+(morning|afternoon|evening|night)s?)?'
 const PART_OF_DAY_HOURS: Record<string, number> = { morning: 9, afternoon: 15, evening: 20, night: 20 }
 const WEEKDAY_LIST = `${WEEKDAY}((?:\\s*(?:,|and|&)\\s*${WEEKDAY})*)`
 
+/** A part of the day after noon, in which a clock said without am/pm is in the afternoon or evening ("tonight at 8", "every evening at 7"). */
+function afterNoon(part: string | null): boolean {
+  return part === 'afternoon' || part === 'evening' || part === 'night'
+}
+
 function intervalOf(word: string): number {
   return INTERVAL_WORDS[word.toLowerCase()] ?? Number(word)
 }
@@ -169,11 +174,10 @@ function ruleDays(text: string): { days: RuleDays; rest: string } | null {
     if (date === null || date.year !== null) return null
     return { days: plain('YEARLY', { interval: yearly[1] === undefined ? 1 : intervalOf(yearly[1]), byMonth: date.month, byMonthDay: date.day }), rest: cut(rest, date.match) }
   }
-  const monthDayOf = (m: RegExpExecArray, at: number) => Number(m[at])
   let match = new RegExp(`\\b(?:every|each)\\s+${INTERVAL}\\s+months?\\s+on\\s+the\\s+${ORDINAL}\\b`, 'i').exec(text)
-  if (match !== null) return found(match, plain('MONTHLY', { interval: intervalOf(match[1]), byMonthDay: monthDayOf(match, 2) }))
+  if (match !== null) return found(match, plain('MONTHLY', { interval: intervalOf(match[1]), byMonthDay: Number(match[2]) }))
   match = new RegExp(`\\b(?:on\\s+)?the\\s+${ORDINAL}\\s+(?:day\\s+)?of\\s+(?:every|each)\\s+${INTERVAL}\\s+months?\\b`, 'i').exec(text)
-  if (match !== null) return found(match, plain('MONTHLY', { interval: intervalOf(match[2]), byMonthDay: monthDayOf(match, 1) }))
+  if (match !== null) return found(match, plain('MONTHLY', { interval: intervalOf(match[2]), byMonthDay: Number(match[1]) }))
   match = new RegExp(`\\b(?:every|each)\\s+(?:${INTERVAL}\\s+weeks?|week)(?:\\s+on\\s+${WEEKDAY_LIST})?\\b`, 'i').exec(text)
   if (match !== null) {
     return found(match, plain('WEEKLY', { interval: match[1] === undefined ? 1 : intervalOf(match[1]), byDay: match[2] === undefined ? null : weekdayCodes(match[0].slice(match[0].toLowerCase().indexOf(' on ') + 4)) }))
@@ -207,7 +211,7 @@ function calendarIntent(text: string, now: Now, zone: string): { rrule: string; 
   if (named === null) return null
   const days = named.days.freq === 'WEEKLY' && named.days.byDay === null ? { ...named.days, byDay: WEEKDAY_CODES[wallDate(zone, now.ms).weekday] } : named.days
   let rest = named.rest
-  const evening = days.part === 'afternoon' || days.part === 'evening' || days.part === 'night'
+  const evening = afterNoon(days.part)
   let clock: Clock | null = null
   const atMatch = new RegExp(`\\bat\\s+(?:${CLOCK}|(noon|midnight))(?=\\s|$|[.,!?])`, 'i').exec(rest)
   if (atMatch !== null) {
@@ -272,7 +276,7 @@ function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: 
     part = today[1]?.toLowerCase() ?? part
     rest = cut(rest, today)
   }
-  const evening = part !== null && part !== 'morning'
+  const evening = afterNoon(part)
   const iso = /\bon\s+(\d{4}-\d{2}-\d{2})\b/i.exec(rest)
   if (iso !== null) {
     date = iso[1]

@@ -135,9 +135,9 @@ function passedWords(outcome: ToolOutcome, nowMs: number, messages: ModelMessage
   const reading = latestReading(messages)
   const zone = typeof explicit === 'string' ? explicit : reading === null ? null : canonicalTimeZone(reading.session)
   if (zone === null) return null
-  const words = localTimeWords(`${date}T${time.slice(0, 5)}:00+00:00[${zone}]`, nowMs)
-  if (words === null) return null
   const clock = time.slice(0, 5)
+  const words = localTimeWords(`${date}T${clock}:00+00:00[${zone}]`, nowMs)
+  if (words === null) return null
   const today = words.startsWith('today ')
   const prompt = typeof args.prompt === 'string' && args.prompt !== DEFAULT_PROMPT ? ` to ${args.prompt}` : ''
   const example = today && outcome.name === 'schedule_create' ? `, for example "remind me tomorrow at ${clock}${prompt}"` : ''
@@ -261,6 +261,15 @@ function questionZones(text: string): string[] | null {
   }
 }
 
+/** Walks the conversation back from its end, readings skipped: each call answers the message before the one it answered last. */
+function walkBack(messages: ModelMessage[]): () => ModelMessage | undefined {
+  let i = messages.length - 1
+  return () => {
+    while (i >= 0 && messages[i].role === 'user' && parseReadingText(messages[i].text) !== null) i--
+    return messages[i--]
+  }
+}
+
 /** The zone a short reply names ("Tokyo", "Asia/Tokyo", "in Berlin time", "UTC"): an IANA zone, or a known zone by its place; else null. */
 export function namedZone(text: string, known: readonly string[]): string | null {
   const name = text
@@ -282,12 +291,7 @@ export function namedZone(text: string, known: readonly string[]): string | null
  * at the last few messages (person, question, tool result, call, request), readings skipped.
  */
 function zoneReply(messages: ModelMessage[], text: string): { request: string; zone: string } | null {
-  let i = messages.length - 1
-  const isReading = (m: ModelMessage): boolean => m.role === 'user' && parseReadingText(m.text) !== null
-  const next = (): ModelMessage | undefined => {
-    while (i >= 0 && isReading(messages[i])) i--
-    return messages[i--]
-  }
+  const next = walkBack(messages)
   if (next()?.role !== 'user') return null
   const question = next()
   if (question?.role !== 'assistant' || question.toolCalls.length > 0) return null
@@ -312,11 +316,7 @@ const NO_TIME_ANSWER = 'I could not find when in that.'
  * anything else. Like `zoneReply`, it looks only at the last few messages, readings skipped.
  */
 function timeReply(messages: ModelMessage[], text: string, reading: ReadingFields | null, nowMs: number): string | null {
-  let i = messages.length - 1
-  const next = (): ModelMessage | undefined => {
-    while (i >= 0 && messages[i].role === 'user' && parseReadingText(messages[i].text) !== null) i--
-    return messages[i--]
-  }
+  const next = walkBack(messages)
   if (next()?.role !== 'user') return null
   const answer = next()
   if (answer?.role !== 'assistant' || answer.toolCalls.length > 0 || !answer.text.startsWith(NO_TIME_ANSWER)) return null
