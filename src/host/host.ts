@@ -62,13 +62,13 @@ export type SessionDescription = {
 export type CommandHandler = (session: Session, args: unknown, context: CommandContext) => Promise<unknown>
 
 /**
- * How a command came to run: `forwarded` when another replica sent it; `rerunFrom` when it runs again
- * because the owner that first ran it died before answering: the session's event count when that
- * run started (what it wrote, if it wrote anything, is at or after it), else null.
+ * How a command came to run: `rerunFrom` when it runs again because the replica that first ran it
+ * died before answering: the session's event count when that run started (what it wrote, if it
+ * wrote anything, is at or after it); else null.
  */
-export type CommandContext = { forwarded: boolean; rerunFrom: number | null }
+export type CommandContext = { rerunFrom: number | null }
 
-const LOCAL: CommandContext = { forwarded: false, rerunFrom: null }
+const LOCAL: CommandContext = { rerunFrom: null }
 
 /** A page of session descriptions, newest first. */
 export type DescriptionPage = { sessions: SessionDescription[]; nextCursor: string | null }
@@ -93,15 +93,13 @@ function notFound(id: string): HostError {
   return new HostError('session-not-found', `session ${id} does not exist`, { sessionId: id })
 }
 
-/** Events at the end of a log that a command run again looks through for a message it already accepted. */
-const RECENT_EVENTS = 2000
-
 /** With replicas, how often at most a replica looks for sessions whose owner died with work left (an eighth of the lease when shorter). */
 const ORPHAN_SCAN_MS = 1000
 
-function recentlyEnqueued(session: Session, messageId: string): boolean {
+/** Whether a message entered the inbox from event `fromSeq` on (where a command run again looks for what its first run did). */
+function enqueuedSince(session: Session, messageId: string, fromSeq: number): boolean {
   const events = session.events()
-  for (let i = events.length - 1; i >= Math.max(0, events.length - RECENT_EVENTS); i--) {
+  for (let i = events.length - 1; i >= 0 && events[i].seq >= fromSeq; i--) {
     const event = events[i]
     if (event.type === 'inbox/enqueued' && event.data.message.id === messageId) return true
   }
@@ -190,7 +188,7 @@ export class Host {
       const replication = this.replication
       replication.onLost((id) => this.lost(id, 'its lease was not renewed in time'))
       replication.onAppended((id, count, openTurn) => void this.remoteAppended(id, count, openTurn))
-      replication.onCommand((id, command, run) => this.answer(id, command.name, command.args, { forwarded: true, rerunFrom: run.rerun ? run.fromSeq : null }))
+      replication.onCommand((id, command, run) => this.answer(id, command.name, command.args, { rerunFrom: run.rerun ? run.fromSeq : null }))
       replication.onStreaming((id, piece) => {
         const slot = this.slots.get(id)
         if (slot?.state !== 'open' && slot?.state !== 'opening') this.feeds.get(id)?.remoteStreaming(piece)
@@ -748,11 +746,10 @@ export class Host {
   }
 
   private registerBuiltInCommands(): void {
-    this.registerCommand('send', async (session, args, { forwarded }) => {
+    this.registerCommand('send', async (session, args, { rerunFrom }) => {
       const { input, rpcId, messageId } = args as { input: OutgoingMessage; rpcId: string; messageId: string }
-      // a forwarded command run again after its owner died may have been accepted already: the message
-      // enters once (one run here names a message id made for it just now, so it has nothing to look for)
-      if (!forwarded || !recentlyEnqueued(session, messageId)) {
+      // run again after its first runner died, the message may have entered already: it enters once
+      if (rerunFrom === null || !enqueuedSince(session, messageId, rerunFrom)) {
         const message: UserMessage = {
           id: messageId,
           role: 'user',

@@ -189,7 +189,7 @@ describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
     expect(checked).toEqual({ code: 0, stdout: 'ok f\n', stderr: '' })
   })
 
-  it('answers a reminder change whose owner died after writing it and before answering once: the rerun finds the change instead of making it again', async () => {
+  it('answers a reminder change or a message whose owner died after writing it and before answering once: the rerun finds it instead of making it again', async () => {
     const db = await freshDatabase()
     const first = await replica(db, 'first')
     const second = await replica(db, 'second')
@@ -236,6 +236,21 @@ describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
     expect(await leaseOwner(db, 'r')).toMatch(/^third\./)
     const list = await fetch(`${third.url}/api/sessions/r/schedules`)
     expect(await list.json()).toEqual({ schedules: [] })
+
+    // a message sent to a fourth replica is accepted on the third, which dies the same way: it enters once
+    const fourth = await replica(db, 'fourth')
+    await db.admin('INSERT INTO public.stall_answers VALUES (true)')
+    const sent = post(`${fourth.url}/api/sessions/r/messages`, { text: 'once only', clientTimeZone: 'UTC' })
+    const enqueued = async () => (await logOf(db, 'r')).filter((e) => e.type === 'inbox/enqueued' && e.data.message.content[0].text === 'once only')
+    await vi.waitFor(async () => expect(await enqueued()).toHaveLength(1), WAIT)
+    await die(third)
+    const accepted = await sent
+    expect(accepted.status).toBe(202)
+    const [entered] = await enqueued()
+    expect(accepted.body).toEqual({ rpcId: expect.stringMatching(/^rpc-/), messageId: entered.type === 'inbox/enqueued' ? entered.data.message.id : null })
+    await vi.waitFor(async () => expect(texts(await logOf(db, 'r'), 'user')).toEqual(['hello', 'once only']), WAIT)
+    expect(await enqueued()).toHaveLength(1)
+    expect(await leaseOwner(db, 'r')).toMatch(/^fourth\./)
     expect(await runCheckCli(['--database-url', db.url])).toEqual({ code: 0, stdout: 'ok r\n', stderr: '' })
   })
 

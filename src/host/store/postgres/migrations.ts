@@ -71,9 +71,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       CREATE TABLE ${SCHEMA}.command_runs (
         command_id bigint PRIMARY KEY,
-        owner text NOT NULL,
-        from_seq bigint NOT NULL,
-        started_at bigint NOT NULL
+        from_seq bigint NOT NULL
       );
     `,
   },

@@ -439,15 +439,16 @@ export class PostgresReplication implements Replication {
     const rows = (
       await this.pool.query<{ from_seq: string; rerun: boolean }>(
         `WITH added AS (
-           INSERT INTO ${SCHEMA}.command_runs (command_id, owner, from_seq, started_at)
-           SELECT $1, $2, event_count, ${NOW_MS} FROM ${SCHEMA}.sessions WHERE id = $3
+           INSERT INTO ${SCHEMA}.command_runs (command_id, from_seq)
+           SELECT $1, event_count FROM ${SCHEMA}.sessions WHERE id = $2
            ON CONFLICT (command_id) DO NOTHING RETURNING from_seq)
          SELECT from_seq, false AS rerun FROM added
          UNION ALL SELECT from_seq, true AS rerun FROM ${SCHEMA}.command_runs WHERE command_id = $1`,
-        [commandId, this.owner, sessionId],
+        [commandId, sessionId],
       )
     ).rows
-    const row = rows.find((r) => !r.rerun) ?? rows[0]
+    // one row: the one just added, or else the first run's (the outer select does not see what the insert adds)
+    const row = rows[0]
     if (row === undefined) throw new Error(`session ${sessionId} has no row`)
     return { rerun: row.rerun, fromSeq: Number(row.from_seq) }
   }
