@@ -17,11 +17,15 @@ function localDay(zone: string, ms: number): number {
  * `on 2 December 2026 at 09:30 in Shanghai` — without that `on` after a word that takes the day itself
  * (`set for Monday at 08:00 …`). Null when the text is not such a timestamp.
  */
-export function localTimeWords(scheduledAtLocal: string, nowMs: number, { on = true }: { on?: boolean } = {}): string | null {
+export function localTimeWords(scheduledAtLocal: string, nowMs: number, options: { on?: boolean } = {}): string | null {
   const match = ZONED.exec(scheduledAtLocal)
   if (match === null) return null
-  const [year, month, day] = match.slice(1, 4).map(Number)
-  const zone = match[7]
+  return wallTimeWords(`${match[1]}-${match[2]}-${match[3]}`, `${match[4]}:${match[5]}`, match[7], nowMs, options)
+}
+
+/** A wall date and time in a zone (`2026-07-15`, `20:00`, `Europe/Berlin`) in the same words as `localTimeWords`; null for an unknown zone. */
+export function wallTimeWords(date: string, time: string, zone: string, nowMs: number, { on = true }: { on?: boolean } = {}): string | null {
+  const [year, month, day] = date.split('-').map(Number)
   let today: number
   try {
     today = localDay(zone, nowMs)
@@ -30,7 +34,6 @@ export function localTimeWords(scheduledAtLocal: string, nowMs: number, { on = t
   }
   const target = Date.UTC(year, month - 1, day)
   const days = Math.round((target - today) / DAY_MS)
-  const time = `${match[4]}:${match[5]}`
   let when: string
   if (days === 0) when = 'today'
   else if (days === 1) when = 'tomorrow'

@@ -1,7 +1,7 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, Clock } from '../host/index.ts'
 import { abortableDelay, systemClock } from '../host/index.ts'
 import { canonicalTimeZone, parseReadingText, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, zonePlace } from '../protocol/index.ts'
-import { localTimeWords } from './local-words.ts'
+import { localTimeWords, wallTimeWords } from './local-words.ts'
 import { DEFAULT_PROMPT, parseIntent } from './offline-intent.ts'
 
 export { parseIntent, type Intent } from './offline-intent.ts'
@@ -131,12 +131,12 @@ function passedWords(outcome: ToolOutcome, nowMs: number, messages: ModelMessage
   const at = args.at
   if (typeof at !== 'object' || at === null) return null
   const { date, time, time_zone: explicit } = at as Record<string, unknown>
-  if (typeof date !== 'string' || typeof time !== 'string' || !/^\d{2}:\d{2}/.test(time)) return null
+  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date) || typeof time !== 'string' || !/^\d{2}:\d{2}/.test(time)) return null
   const reading = latestReading(messages)
   const zone = typeof explicit === 'string' ? explicit : reading === null ? null : canonicalTimeZone(reading.session)
   if (zone === null) return null
   const clock = time.slice(0, 5)
-  const words = localTimeWords(`${date}T${clock}:00+00:00[${zone}]`, nowMs)
+  const words = wallTimeWords(date, clock, zone, nowMs)
   if (words === null) return null
   const today = words.startsWith('today ')
   const prompt = typeof args.prompt === 'string' && args.prompt !== DEFAULT_PROMPT ? ` to ${args.prompt}` : ''
