@@ -110,7 +110,7 @@ test('killing the server shows the offline banner within 3 s and disables Send a
   const killedAt = Date.now()
   await server.stop()
   await page.getByTestId('composer-send').click()
-  await expect(page.getByRole('alert')).toHaveText('Not sent: Cannot reach the server.')
+  await expect(page.getByRole('alert')).toHaveText('Not confirmed: Cannot reach the server. Send it again; it will not appear twice.')
   await expect(page.getByTestId('offline-banner')).toBeVisible({ timeout: Math.max(0, 3_000 - (Date.now() - killedAt)) })
   expect(Date.now() - killedAt).toBeLessThanOrEqual(3_000)
   await expect(page.getByTestId('composer-send')).toBeDisabled()
@@ -144,6 +144,38 @@ test('killing the server shows the offline banner within 3 s and disables Send a
     ['Plan the trip to Kyoto', 'Europe/Berlin'],
     ['Plan the trip to Kyoto', 'Europe/Berlin'],
   ])
+})
+
+test('a message whose answer was lost on the way back is said to be unconfirmed, and sending it again enters it once', async ({ zones, servers }) => {
+  const server = await servers.start({ script: [{ text: 'Noted once.' }] })
+  const page = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(page)
+  // the message reaches the server, which makes it durable; its answer never reaches the page
+  let reached = 0
+  await page.route('**/messages', async (route) => {
+    reached++
+    await route.fetch()
+    await route.abort('connectionreset')
+  })
+  await page.getByTestId('composer-input').fill('Book the table for Friday')
+  await page.getByTestId('composer-send').click()
+  await expect(page.getByRole('alert')).toHaveText('Not confirmed: Cannot reach the server. Send it again; it will not appear twice.')
+  await expect(page.getByTestId('composer-input')).toHaveValue('Book the table for Friday')
+  await expect(page.getByTestId('message-user')).toHaveCount(1)
+  await page.unroute('**/messages')
+  await page.getByTestId('composer-send').click()
+  await expect(page.getByTestId('composer-input')).toHaveValue('')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  await expect(page.getByTestId('message-assistant')).toHaveText(/Noted once\./)
+  await expect(page.getByTestId('message-user')).toHaveCount(1)
+
+  const events = await waitForTurnEnds(server.url, id, 1)
+  expect(reached).toBe(1)
+  expect(turnEnds(events).map((e) => e.data)).toEqual([{ turn: 1, reason: 'completed' }])
+  const { events: onDisk } = await readSessionFile(server.dataDir, id)
+  const enqueued = onDisk.filter((e) => e.type === 'inbox/enqueued')
+  expect(enqueued.map((e) => (e.data as { message: { source: { rpcId: string } } }).message.source.rpcId)).toEqual([expect.stringMatching(/^key-[0-9a-f]{32}$/)])
+  expect(personMessages(onDisk).map((e) => e.data.content[0].text)).toEqual(['Book the table for Friday'])
 })
 
 function contrast(a: string, b: string): number {

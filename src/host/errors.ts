@@ -4,6 +4,7 @@ export type HostErrorCode =
   | 'session-conflict'
   | 'session-busy'
   | 'session-elsewhere'
+  | 'idempotency-key-reused'
 
 /** An error of the host with a stable code and optional details. */
 export class HostError extends Error {

@@ -114,6 +114,34 @@ export const surfaceFold: SessionFold<SurfaceState> = {
   },
 }
 
+/** What a message sent with an idempotency key carried, kept to tell a repeat of it from a different message under the same key. */
+export type KeyedSend = { messageId: string; target: InboxTarget; text: string; clientTimeZone: string }
+
+const KEYED_RPC_PREFIX = 'key-'
+
+/** The rpcId of a message sent with idempotency key `key` (server-made rpcIds start `rpc-`, so the two never meet). */
+export function keyedRpcId(key: string): string {
+  return `${KEYED_RPC_PREFIX}${key}`
+}
+
+/** How many of the newest keyed messages a session remembers; a repeat of an older one enters as a new message. */
+export const KEYED_SENDS_KEPT = 1000
+
+/** Folds the newest KEYED_SENDS_KEPT messages that were sent with an idempotency key, by rpcId (SPEC 8: a repeated send enters once). */
+export const keyedSendsFold: SessionFold<Map<string, KeyedSend>> = {
+  name: 'host/keyed-sends',
+  init: () => new Map(),
+  apply(state, event) {
+    if (event.type !== 'inbox/enqueued') return state
+    const { message, target } = event.data
+    const source = message.source
+    if (source.kind !== 'user' || !('rpcId' in source) || !source.rpcId.startsWith(KEYED_RPC_PREFIX)) return state
+    state.delete(source.rpcId)
+    state.set(source.rpcId, { messageId: message.id, target, text: message.content.map((b) => b.text).join(''), clientTimeZone: source.clientTimeZone })
+    if (state.size > KEYED_SENDS_KEPT) state.delete(state.keys().next().value as string)
+    return state
+  },
+}
 
 /** Title of a session: the latest rename (`session/title`), else the start of the first message a person sent, else null. */
 export const titleFold: SessionFold<{ title: string | null; renamed: boolean }> = {
@@ -130,4 +158,4 @@ export const titleFold: SessionFold<{ title: string | null; renamed: boolean }> 
 }
 
 /** Folds every host-owned view. */
-export const hostFolds = [loopFold, inboxFold, surfaceFold, titleFold] as const
+export const hostFolds = [loopFold, inboxFold, surfaceFold, titleFold, keyedSendsFold] as const

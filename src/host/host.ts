@@ -1,8 +1,8 @@
-import type { SessionEvent, SessionHeader, UserMessage } from '../protocol/index.ts'
+import type { InboxTarget, SessionEvent, SessionHeader, UserMessage } from '../protocol/index.ts'
 import { errorMessage, SESSION_ID_PATTERN, sameTimeZone } from '../protocol/index.ts'
 import { DueWatcher } from './due-watcher.ts'
 import { HostError, ReplicaError } from './errors.ts'
-import { hostFolds, inboxFold, loopFold } from './folds.ts'
+import { hostFolds, inboxFold, keyedRpcId, keyedSendsFold, loopFold } from './folds.ts'
 import { randomId } from './ids.ts'
 import type { Model } from './models/model.ts'
 import { realTimers, systemClock, type Clock, type Plugin, type SessionFold, type Timers } from './plugin-api.ts'
@@ -48,7 +48,20 @@ export type HostOptions = {
 }
 
 /** What a person sends: text, the browser zone (canonical) when sent from one, and the inbox mode. */
-export type OutgoingMessage = { text: string; clientTimeZone?: string; mode?: 'queue' | 'steer' }
+export type OutgoingMessage = {
+  text: string
+  clientTimeZone?: string
+  mode?: 'queue' | 'steer'
+  /** The sender's key for this message (HTTP `Idempotency-Key`): sending it again enters it once. Needs `clientTimeZone`. */
+  idempotencyKey?: string
+}
+
+/** What a send answers: its rpcId and the id of the message in the inbox. */
+export type SentMessage = { rpcId: string; messageId: string }
+
+function targetOf(input: OutgoingMessage): InboxTarget {
+  return input.mode === 'steer' ? 'next-step' : 'next-turn'
+}
 
 /** What readers are told of a session: header, title, durable event count, status. */
 export type SessionDescription = {
@@ -748,17 +761,20 @@ export class Host {
   private registerBuiltInCommands(): void {
     this.registerCommand('send', async (session, args, { rerunFrom }) => {
       const { input, rpcId, messageId } = args as { input: OutgoingMessage; rpcId: string; messageId: string }
-      // run again after its first runner died, the message may have entered already: it enters once
-      if (rerunFrom === null || !enqueuedSince(session, messageId, rerunFrom)) {
-        const message: UserMessage = {
-          id: messageId,
-          role: 'user',
-          content: [{ type: 'text', text: input.text }],
-          source: input.clientTimeZone === undefined ? { kind: 'user' } : { kind: 'user', rpcId, clientTimeZone: input.clientTimeZone },
+      const enter = async (): Promise<SentMessage> => {
+        // run again after its first runner died, the message may have entered already: it enters once
+        if (rerunFrom === null || !enqueuedSince(session, messageId, rerunFrom)) {
+          const message: UserMessage = {
+            id: messageId,
+            role: 'user',
+            content: [{ type: 'text', text: input.text }],
+            source: input.clientTimeZone === undefined ? { kind: 'user' } : { kind: 'user', rpcId, clientTimeZone: input.clientTimeZone },
+          }
+          await session.enqueue(message, targetOf(input))
         }
-        await session.enqueue(message, input.mode === 'steer' ? 'next-step' : 'next-turn')
+        return { rpcId, messageId }
       }
-      return { rpcId, messageId }
+      return input.idempotencyKey === undefined ? enter() : this.sendOnce(session, input, rpcId, enter)
     })
     this.registerCommand('compact', async (session) => ({ messageId: await session.compact() }))
     this.registerCommand('rename', async (session, args) => {
@@ -811,12 +827,32 @@ export class Host {
     }
   }
 
-  /** Builds a person's message and makes it durable in the session's inbox (SPEC 3.1, 4.3), on whichever replica holds the session. */
-  async send(sessionId: string, input: OutgoingMessage): Promise<{ rpcId: string; messageId: string }> {
-    return (await this.command(sessionId, 'send', { input, rpcId: randomId('rpc-'), messageId: randomId('msg-') })) as {
-      rpcId: string
-      messageId: string
+  /**
+   * Builds a person's message and makes it durable in the session's inbox (SPEC 3.1, 4.3), on whichever replica holds the
+   * session. With an idempotency key (sent with the browser zone), a repeat of the same message answers what the first
+   * one did and enters nothing; the same key with a different message is refused.
+   */
+  async send(sessionId: string, input: OutgoingMessage): Promise<SentMessage> {
+    if (input.idempotencyKey !== undefined && input.clientTimeZone === undefined) throw new Error('an idempotency key needs the client zone of the message')
+    const rpcId = input.idempotencyKey === undefined ? randomId('rpc-') : keyedRpcId(input.idempotencyKey)
+    return (await this.command(sessionId, 'send', { input, rpcId, messageId: randomId('msg-') })) as SentMessage
+  }
+
+  /**
+   * Enters a keyed message once. The session's own record of keyed messages (a fold of its log, so it holds across
+   * restarts and replicas) tells a repeat from a new message; a repeat answers only once the first is durable (it may
+   * still be being written), and fails as the first did when its write failed.
+   */
+  private async sendOnce(session: Session, input: OutgoingMessage, rpcId: string, enter: () => Promise<SentMessage>): Promise<SentMessage> {
+    const earlier = session.fold(keyedSendsFold).get(rpcId)
+    if (earlier === undefined) return enter()
+    if (earlier.text !== input.text || earlier.target !== targetOf(input) || earlier.clientTimeZone !== input.clientTimeZone) {
+      throw new HostError('idempotency-key-reused', `Idempotency-Key ${JSON.stringify(input.idempotencyKey)} was already used for a different message`, {
+        messageId: earlier.messageId,
+      })
     }
+    await session.whenDurable()
+    return { rpcId, messageId: earlier.messageId }
   }
 
   /** Compacts a session's surface once it is idle (SPEC 2.4); resolves once the compaction is durable. */

@@ -122,6 +122,7 @@ export type ApiErrorCode =
   | ScheduleErrorCode
   | 'unsupported-media-type'
   | 'request-timeout'
+  | 'idempotency-key-reused'
 
 /** The body of every API error. */
 export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; details?: Record<string, unknown> } }

@@ -23,6 +23,7 @@ export const API_ERROR_STATUS: Readonly<Record<ApiErrorCode, ContentfulStatusCod
   'session-busy': 409,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
+  'idempotency-key-reused': 422,
   invalid_prompt: 422,
   invalid_selector: 422,
   invalid_rule: 422,

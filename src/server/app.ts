@@ -84,6 +84,18 @@ function zoneOrThrow(value: unknown, field: 'timeZone' | 'clientTimeZone'): stri
   return zone
 }
 
+/** An `Idempotency-Key` (IETF httpapi draft: a structured-field string, so quoted; a bare token is taken too). */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:~+/=-]{1,128}$/
+
+function idempotencyKey(c: Context): string | undefined {
+  const raw = c.req.header('idempotency-key')
+  if (raw === undefined) return undefined
+  const value = raw.trim()
+  const key = /^"(.*)"$/.exec(value)?.[1] ?? value
+  if (!IDEMPOTENCY_KEY.test(key)) throw new ApiError('bad-request', 'Idempotency-Key must be 1 to 128 letters, digits or - _ . : ~ + / =')
+  return key
+}
+
 function sessionIdParam(c: Context): string {
   const id = c.req.param('id') ?? ''
   if (!SESSION_ID_PATTERN.test(id)) throw new ApiError('session-not-found', `session ${JSON.stringify(id)} does not exist`, { sessionId: id })
@@ -209,6 +221,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.post('/api/sessions/:id/messages', async (c) => {
     const id = sessionIdParam(c)
+    const key = idempotencyKey(c)
     const parsed = SEND_MESSAGE.safeParse(await readJson(c))
     if (!parsed.success) throw new ApiError('bad-request', firstIssue(parsed.error))
     const clientTimeZone = zoneOrThrow(parsed.data.clientTimeZone, 'clientTimeZone')
@@ -216,7 +229,7 @@ export function createApp(deps: AppDeps): Hono {
       const { messageId } = await host.compact(id)
       return c.json({ rpcId: randomId('rpc-'), messageId: messageId ?? randomId('compact-') }, 202)
     }
-    const result = await host.send(id, { text: parsed.data.text, clientTimeZone, mode: parsed.data.mode })
+    const result = await host.send(id, { text: parsed.data.text, clientTimeZone, mode: parsed.data.mode, ...(key === undefined ? {} : { idempotencyKey: key }) })
     return c.json(result, 202)
   })
 

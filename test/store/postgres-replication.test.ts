@@ -270,3 +270,44 @@ describe('a forwarded send run again (SPEC 14.3)', () => {
     }
   })
 })
+
+describe('a keyed send through several replicas (SPEC 14.3)', () => {
+  it('enters a message once whichever replica its repeats reach, the owner or one that forwards it', async () => {
+    const db = await freshDatabase()
+    const replica = async (owner: string) =>
+      composeHost({
+        dataDir: await tempDir(`sw-keyed-${owner}-`),
+        model: new ScriptedModel(),
+        store: await PostgresStore.open({ url: db.url, replica: { owner, leaseMs: 3000 } }),
+        log: () => undefined,
+      })
+    const a = await replica('a')
+    const b = await replica('b')
+    try {
+      await a.createSession({ id: 's', timeZone: 'UTC' })
+      const message = { text: 'hello from anywhere', clientTimeZone: 'UTC', idempotencyKey: 'k-1' }
+      const forwarded = await b.send('s', message)
+      expect(forwarded).toEqual({ rpcId: 'key-k-1', messageId: expect.stringMatching(/^msg-/) })
+      expect([await b.send('s', message), await a.send('s', message)]).toEqual([forwarded, forwarded])
+      await expect(b.send('s', { ...message, text: 'something else' })).rejects.toMatchObject({
+        name: 'HostError',
+        code: 'idempotency-key-reused',
+        details: { messageId: forwarded.messageId },
+      })
+      // b's sends went to a, which holds the session, as commands
+      const { rows: commands } = await db.admin(`SELECT body FROM ${SCHEMA}.commands WHERE session_id = 's' ORDER BY id`)
+      expect(commands.map((row: { body: string }) => (JSON.parse(row.body) as { args: { input: { text: string } } }).args.input.text)).toEqual([
+        'hello from anywhere',
+        'hello from anywhere',
+        'something else',
+      ])
+      const { rows } = await db.admin(`SELECT event_json FROM ${SCHEMA}.events WHERE session_id = 's' AND type = 'inbox/enqueued'`)
+      expect(rows.map((row: { event_json: string }) => (JSON.parse(row.event_json) as { data: { message: { id: string } } }).data.message.id)).toEqual([
+        forwarded.messageId,
+      ])
+    } finally {
+      await b.close()
+      await a.close()
+    }
+  })
+})

@@ -223,6 +223,11 @@ export class Session implements SessionView {
   }
 
   /** Resolves once everything appended so far is durable; throws `unavailable` when the store failed. */
+  /** Resolves once every event appended so far is durable; rejects with the store's failure when it failed. */
+  whenDurable(): Promise<void> {
+    return this.barrier()
+  }
+
   private async barrier(): Promise<void> {
     if (!(await this.log.flush())) throw this.log.failure ?? storageUnavailable(this.id, new Error('barrier failed'))
   }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
-import { errorMessage } from '../data/http.ts'
+import { ApiError, errorMessage, newIdempotencyKey } from '../data/http.ts'
 import { useCancelTurn, useSendMessage, type SendMode } from '../data/queries.ts'
 import { COMPOSER_ID, takePendingComposerFocus } from '../lib/focus.ts'
 
@@ -8,6 +8,12 @@ const COMPOSER_HEIGHT = '--composer-height'
 
 /** Why Send and Stop are unavailable while the server cannot be reached. */
 export const OFFLINE_REASON = 'Offline: sending and stopping wait until the server is reachable again.'
+
+/** What a failed send says: with no answer the server may have it (sending it again enters it once), else it was refused. */
+function sendFailure(error: unknown): string {
+  if (error instanceof ApiError && error.status === 0) return `Not confirmed: ${errorMessage(error)} Send it again; it will not appear twice.`
+  return `Not sent: ${errorMessage(error)}`
+}
 
 /** The message box: Enter queues, Shift+Enter adds a line; while a turn runs, Steer and Stop appear; offline, they say why they are off. */
 export function Composer({ sessionId, running, offline }: { sessionId: string; running: boolean; offline: boolean }) {
@@ -48,10 +54,24 @@ export function Composer({ sessionId, running, offline }: { sessionId: string; r
     }
   }, [offline, resetSend, resetCancel])
 
+  // The key of the message being sent: kept while the same text is sent the same way again (after a failure whose
+  // answer was lost, the server may hold it already, and enters it once), new for anything else.
+  const draft = useRef<{ text: string; mode: SendMode; key: string } | null>(null)
   const submit = (mode: SendMode) => {
     if (empty || blocked) return
     const sent = text
-    send.mutate({ text: sent, mode }, { onSuccess: () => setText((current) => (current === sent ? '' : current)) })
+    const same = draft.current !== null && draft.current.text === sent && draft.current.mode === mode
+    const key = same && draft.current !== null ? draft.current.key : newIdempotencyKey()
+    draft.current = { text: sent, mode, key }
+    send.mutate(
+      { text: sent, mode, key },
+      {
+        onSuccess: () => {
+          if (draft.current?.key === key) draft.current = null
+          setText((current) => (current === sent ? '' : current))
+        },
+      },
+    )
   }
 
   const onSubmit = (event: FormEvent) => {
@@ -127,7 +147,7 @@ export function Composer({ sessionId, running, offline }: { sessionId: string; r
       </div>
       {send.isError && (
         <p className="notice notice-error" role="alert">
-          Not sent: {errorMessage(send.error)}
+          {sendFailure(send.error)}
         </p>
       )}
       {cancel.isError && (

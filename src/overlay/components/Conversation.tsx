@@ -16,7 +16,8 @@ type RowContext = DueContext &
   ReadingContext & {
     lastTurn: number | null
     running: boolean
-    onRetry: (prompt: string) => void
+    /** Sends `prompt` again for the failed turn `turn`. */
+    onRetry: (prompt: string, turn: number) => void
     retrying: boolean
   }
 
@@ -112,7 +113,7 @@ function TurnEnd({ item, context }: { item: Extract<ConversationItem, { kind: 't
           className="button button-small"
           data-testid="retry-turn"
           disabled={context.offline || context.retrying}
-          onClick={() => item.prompt !== null && context.onRetry(item.prompt)}
+          onClick={() => item.prompt !== null && context.onRetry(item.prompt, item.turn)}
         >
           {context.retrying ? 'Retrying…' : 'Retry'}
         </button>

@@ -149,7 +149,8 @@ export function SessionView({
                 snoozed,
                 running,
                 retrying: retry.isPending,
-                onRetry: (prompt) => retry.mutate({ text: prompt, mode: 'queue' }),
+                // one retry per failed turn: a second click, or a click again after a lost answer, enters it once
+                onRetry: (prompt, turn) => retry.mutate({ text: prompt, mode: 'queue', key: `retry-turn-${turn}` }),
               }}
             />
           )}

@@ -36,8 +36,11 @@ function errorFromBody(status: number, body: unknown): ApiError {
 }
 
 /** Calls the API and returns its JSON body; non-2xx answers throw an ApiError. */
-export async function apiRequest<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' }
+export async function apiRequest<T>(
+  path: string,
+  init: { method?: string; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { ...init.headers, accept: 'application/json' }
   if (init.body !== undefined) headers['content-type'] = 'application/json'
   const token = accessToken()
   if (token !== null) headers.authorization = `Bearer ${token}`
@@ -64,6 +67,14 @@ export async function apiRequest<T>(path: string, init: { method?: string; body?
   }
   if (!response.ok) throw errorFromBody(response.status, body)
   return body as T
+}
+
+/**
+ * A new idempotency key (128 random bits, hex): a request sent again under the same key is done once by the server.
+ * Made with getRandomValues, which a page served over plain HTTP on a local network has too (randomUUID needs HTTPS).
+ */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')
 }
 
 /** The text a person sees for any error. */

@@ -166,13 +166,17 @@ export function useRenameSession(id: string) {
   })
 }
 
-/** Sends a message; the client zone is sampled fresh for every send. */
+/**
+ * Sends a message; the client zone is sampled fresh for every send. `key` names this message to the server
+ * (`Idempotency-Key`): sending it again under the same key, after an answer that was lost, enters it once.
+ */
 export function useSendMessage(id: string) {
   return useMutation({
-    mutationFn: ({ text, mode }: { text: string; mode: SendMode }) =>
+    mutationFn: ({ text, mode, key }: { text: string; mode: SendMode; key: string }) =>
       apiRequest<SendMessageResponse>(sessionApiPath(id, '/messages'), {
         method: 'POST',
         body: { text, clientTimeZone: sampleBrowserZone(), mode },
+        headers: { 'idempotency-key': key },
       }),
   })
 }
