@@ -5,7 +5,8 @@ import { canonicalTimeZone, parseZonedTimestamp } from '../protocol/index.ts'
 export type Intent =
   | { kind: 'list' }
   | { kind: 'delete'; id: string }
-  | { kind: 'create'; args: Record<string, unknown> }
+  /** One reminder to make; `also`, more made with it (one series per minute of the hour when one rule cannot hold every time said). */
+  | { kind: 'create'; args: Record<string, unknown>; also?: Record<string, unknown>[] }
   | { kind: 'snooze'; id: string | null; seconds: number }
   | { kind: 'change'; id: string; hour: number; minute: number }
   /** A reminder named by its words ("cancel the bins reminder", "move the oven reminder to 20:00"): found in the list first. */
@@ -15,6 +16,11 @@ export type Intent =
   | { kind: 'delete-latest' }
   /** A request for a reminder ("remind me next week to …") with no time it can read. */
   | { kind: 'no-time'; prompt: string }
+  /**
+   * A period said with chosen days ("every 2 hours on weekdays"): no one reminder repeats like that. `days` is how the
+   * days were said, `example` the times of day it could be set at instead (09:00 to 17:00 at that period).
+   */
+  | { kind: 'period-on-days'; period: string; days: string; example: Clock[]; prompt: string }
   | { kind: 'none' }
 
 const ZONE = /\b(?:in\s+)?(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/
@@ -164,15 +170,18 @@ function weekdayCodes(text: string): string {
 type RuleDays = { freq: 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY'; interval: number; byDay: string | null; byMonthDay: number | null; byMonth: number | null; part: string | null; needsClock: boolean }
 
 /** The days a calendar phrase names ("every weekday", "every other Friday", "on the 1st of every month", "every year on 3 March") and the text without them, or null. */
-function ruleDays(text: string): { days: RuleDays; rest: string } | null {
+function ruleDays(text: string): { days: RuleDays; rest: string; said: string } | null {
   const plain = (freq: RuleDays['freq'], more: Partial<RuleDays> = {}): RuleDays => ({ freq, interval: 1, byDay: null, byMonthDay: null, byMonth: null, part: null, needsClock: false, ...more })
-  const found = (match: RegExpExecArray, days: RuleDays, rest = cut(text, match)) => ({ days, rest })
+  const found = (match: RegExpExecArray, days: RuleDays, rest = cut(text, match)) => ({ days, rest, said: match[0].trim() })
   const yearly = new RegExp(`\\b(?:(?:every|each)\\s+year|yearly|annually|every\\s+${INTERVAL}\\s+years?)\\b`, 'i').exec(text)
   if (yearly !== null) {
     const rest = cut(text, yearly)
+    const interval = yearly[1] === undefined ? 1 : intervalOf(yearly[1])
     const date = monthDate(rest)
-    if (date === null || date.year !== null) return null
-    return { days: plain('YEARLY', { interval: yearly[1] === undefined ? 1 : intervalOf(yearly[1]), byMonth: date.month, byMonthDay: date.day }), rest: cut(rest, date.match) }
+    // without a date, on today's (as "every week" is on today's weekday)
+    if (date === null) return { days: plain('YEARLY', { interval }), rest, said: yearly[0] }
+    if (date.year !== null) return null
+    return { days: plain('YEARLY', { interval, byMonth: date.month, byMonthDay: date.day }), rest: cut(rest, date.match), said: yearly[0] }
   }
   let match = new RegExp(`\\b(?:every|each)\\s+${INTERVAL}\\s+months?\\s+on\\s+the\\s+${ORDINAL}\\b`, 'i').exec(text)
   if (match !== null) return found(match, plain('MONTHLY', { interval: intervalOf(match[1]), byMonthDay: Number(match[2]) }))
@@ -202,34 +211,87 @@ function ruleDays(text: string): { days: RuleDays; rest: string } | null {
   match ??= /\b(?:every|each)\s+month\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b/i.exec(text)
   match ??= /\bmonthly\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b/i.exec(text)
   if (match !== null) return found(match, plain('MONTHLY', { byMonthDay: Number(match[1]) }))
+  // "every month", "every 3 months", "monthly" without a day: on today's day of the month
+  match = new RegExp(`\\b(?:(?:every|each)\\s+(?:${INTERVAL}\\s+months?|month)|monthly)\\b`, 'i').exec(text)
+  if (match !== null) return found(match, plain('MONTHLY', { interval: match[1] === undefined ? 1 : intervalOf(match[1]) }))
   return null
 }
 
-/** A calendar phrase as a rule (SPEC 7.7) and the text without it; "every week" without a day is on the weekday it is now in `zone`. */
-function calendarIntent(text: string, now: Now, zone: string): { rrule: string; rest: string } | null {
+/** What a calendar phrase reads as: the rules of one or more series, or a period said with chosen days. */
+type CalendarReading =
+  | { kind: 'rules'; rrules: string[]; rest: string }
+  | { kind: 'period'; period: string; days: string; example: Clock[]; rest: string }
+
+/** A period of less than a day ("every 2 hours", "every 30 minutes", "every hour"). */
+const PERIOD = /\b(?:every|each)\s+(?:(\d+|two|three|four|five|ten|fifteen|twenty|thirty)\s*)?(seconds?|secs?|minutes?|mins?|hours?|hrs?)\b/i
+const CLOCK_OR_WORD = `(?:${CLOCK}|(noon|midnight))`
+/** "at 9", "at 9 and 17", "at 8:00, 12:00 and 20:00". */
+const CLOCK_LIST = new RegExp(`\\bat\\s+${CLOCK_OR_WORD}((?:\\s*(?:,|and|&)\\s*${CLOCK_OR_WORD})*)(?=\\s|$|[.,!?])`, 'i')
+const NEXT_CLOCK = new RegExp(`(?:,|and|&)\\s*${CLOCK_OR_WORD}`, 'gi')
+
+/** The times of day a clock list names, in order, each once; null when one is not a time. */
+function clockList(match: RegExpExecArray, evening: boolean): Clock[] | null {
+  const read = (m: RegExpExecArray | RegExpMatchArray, at: number): Clock | null =>
+    m[at + 3] === undefined ? clockOf(m[at], m[at + 1], m[at + 2], evening) : clockOrWord(m[at + 3], m[at], m[at + 1], m[at + 2])
+  const clocks = [read(match, 1)]
+  for (const more of match[5].matchAll(NEXT_CLOCK)) clocks.push(read(more, 1))
+  if (clocks.some((c) => c === null)) return null
+  const seen = new Map<number, Clock>()
+  for (const clock of clocks as Clock[]) seen.set(clock.hour * 60 + clock.minute, clock)
+  return [...seen.entries()].sort(([a], [b]) => a - b).map(([, clock]) => clock)
+}
+
+/** BYHOUR/BYMINUTE parts holding exactly `clocks`: one pair when every hour has every minute, else one pair per minute. */
+function timeParts(clocks: readonly Clock[]): string[] {
+  const hours = [...new Set(clocks.map((c) => c.hour))]
+  const minutes = [...new Set(clocks.map((c) => c.minute))].sort((a, b) => a - b)
+  if (hours.length * minutes.length === clocks.length) return [`BYHOUR=${hours.join(',')};BYMINUTE=${minutes.join(',')}`]
+  return minutes.map((minute) => `BYHOUR=${clocks.filter((c) => c.minute === minute).map((c) => c.hour).join(',')};BYMINUTE=${minute}`)
+}
+
+/** Times of day from 09:00 to 17:00, `seconds` apart (an hour at least), to offer instead of a period on chosen days. */
+function workingHours(seconds: number): Clock[] {
+  const step = Math.max(1, Math.round(seconds / 3600))
+  const clocks: Clock[] = []
+  for (let hour = 9; hour <= 17 || clocks.length < 2; hour += step) clocks.push({ hour: hour % 24, minute: 0 })
+  return clocks
+}
+
+/**
+ * A calendar phrase as rules (SPEC 7.7) and the text without it. Said without its day, a series is on today's, in
+ * `zone`: "every week" on today's weekday, "every month" on today's day of the month, "every year" on today's date.
+ */
+function calendarIntent(text: string, now: Now, zone: string): CalendarReading | null {
   const named = ruleDays(text)
   if (named === null) return null
-  const days = named.days.freq === 'WEEKLY' && named.days.byDay === null ? { ...named.days, byDay: WEEKDAY_CODES[wallDate(zone, now.ms).weekday] } : named.days
-  let rest = named.rest
-  const evening = afterNoon(days.part)
-  let clock: Clock | null = null
-  const atMatch = new RegExp(`\\bat\\s+(?:${CLOCK}|(noon|midnight))(?=\\s|$|[.,!?])`, 'i').exec(rest)
-  if (atMatch !== null) {
-    const parsed = atMatch[4] === undefined ? clockOf(atMatch[1], atMatch[2], atMatch[3], evening) : clockOrWord(atMatch[4], atMatch[1], atMatch[2], atMatch[3])
-    if (parsed !== null) {
-      clock = parsed
-      rest = cut(rest, atMatch)
-    }
+  const today = wallDate(zone, now.ms)
+  const days = { ...named.days }
+  if (days.freq === 'WEEKLY' && days.byDay === null) days.byDay = WEEKDAY_CODES[today.weekday]
+  if (days.freq === 'MONTHLY' && days.byMonthDay === null) days.byMonthDay = today.day
+  if (days.freq === 'YEARLY' && days.byMonth === null) {
+    days.byMonth = today.month
+    days.byMonthDay = today.day
   }
-  if (clock === null && days.needsClock) return null
-  clock ??= { hour: days.part === null ? 9 : PART_OF_DAY_HOURS[days.part], minute: 0 }
+  let rest = named.rest
+  let clocks: Clock[] | null = null
+  const atMatch = CLOCK_LIST.exec(rest)
+  if (atMatch !== null) {
+    clocks = clockList(atMatch, afterNoon(days.part))
+    if (clocks !== null) rest = cut(rest, atMatch)
+  }
+  const period = PERIOD.exec(rest)
+  if (period !== null) {
+    const seconds = (period[1] === undefined ? 1 : countValue(period[1])) * unitSeconds(period[2])
+    return { kind: 'period', period: period[0].toLowerCase(), days: named.said, example: workingHours(seconds), rest: cut(rest, period) }
+  }
+  if (clocks === null && days.needsClock) return null
+  clocks ??= [{ hour: days.part === null ? 9 : PART_OF_DAY_HOURS[days.part], minute: 0 }]
   const parts = [`FREQ=${days.freq}`]
   if (days.interval > 1) parts.push(`INTERVAL=${days.interval}`)
   if (days.byMonth !== null) parts.push(`BYMONTH=${days.byMonth}`)
   if (days.byMonthDay !== null) parts.push(`BYMONTHDAY=${days.byMonthDay}`)
   if (days.byDay !== null) parts.push(`BYDAY=${days.byDay}`)
-  parts.push(`BYHOUR=${clock.hour}`, `BYMINUTE=${clock.minute}`)
-  return { rrule: parts.join(';'), rest }
+  return { kind: 'rules', rrules: timeParts(clocks).map((times) => `${parts.join(';')};${times}`), rest }
 }
 
 function relativeSeconds(text: string): { seconds: number; rest: string } | null {
@@ -388,8 +450,10 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
   const base = zoneMatch === null || explicitZone === null ? text : cut(text, zoneMatch)
   const now = readingNow(reading, fallbackNow)
   const calendar = calendarIntent(base, now, explicitZone ?? now.zone)
+  if (calendar?.kind === 'period') return { kind: 'period-on-days', period: calendar.period, days: calendar.days, example: calendar.example, prompt: promptOf(calendar.rest) }
   if (calendar !== null) {
-    return { kind: 'create', args: { prompt: promptOf(calendar.rest), rrule: calendar.rrule, ...(explicitZone === null ? {} : { time_zone: explicitZone }) } }
+    const [first, ...more] = calendar.rrules.map((rrule) => ({ prompt: promptOf(calendar.rest), rrule, ...(explicitZone === null ? {} : { time_zone: explicitZone }) }))
+    return more.length === 0 ? { kind: 'create', args: first } : { kind: 'create', args: first, also: more }
   }
   const every = new RegExp(`\\bevery\\s+(\\d+\\s*)?${UNIT}\\b`, 'i').exec(base)
   if (every !== null && !/\bevery\s+day\b/i.test(every[0])) {

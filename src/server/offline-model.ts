@@ -1,8 +1,8 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, Clock } from '../host/index.ts'
 import { abortableDelay, systemClock } from '../host/index.ts'
-import { canonicalTimeZone, parseReadingText, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, zonePlace } from '../protocol/index.ts'
+import { canonicalTimeZone, parseReadingText, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace } from '../protocol/index.ts'
 import { localTimeWords, wallTimeWords } from './local-words.ts'
-import { DEFAULT_PROMPT, parseIntent } from './offline-intent.ts'
+import { DEFAULT_PROMPT, parseIntent, type Intent } from './offline-intent.ts'
 
 export { parseIntent, type Intent } from './offline-intent.ts'
 
@@ -310,6 +310,16 @@ function zoneReply(messages: ModelMessage[], text: string): { request: string; z
 /** How the answer to a request with no time it could read begins (the reply after it may be the time alone). */
 const NO_TIME_ANSWER = 'I could not find when in that.'
 
+/** Why "every 2 hours on weekdays" is not one reminder, and the two that can be said instead. */
+function periodOnDaysAnswer(intent: Extract<Intent, { kind: 'period-on-days' }>): string {
+  const what = intent.prompt === DEFAULT_PROMPT ? 'to …' : `to ${intent.prompt}`
+  const times = joinWords(intent.example.map((c) => (c.minute === 0 ? String(c.hour) : `${c.hour}:${String(c.minute).padStart(2, '0')}`)))
+  return (
+    `I cannot set "${intent.period}" and "${intent.days}" in one reminder: a reminder repeats either every so often, or at set times on chosen days. ` +
+    `Say the times, for example "remind me ${intent.days} at ${times} ${what}", or leave out the days: "remind me ${intent.period} ${what}".`
+  )
+}
+
 /**
  * A reply that only says when ("tomorrow at 9", "in 2 hours"), right after the assistant said it found no time in a
  * request: that request said again with this time (`remind me tomorrow at 9 to renew the passport`); null for
@@ -372,7 +382,11 @@ export class OfflineModel implements Model {
     if (this.delayMs > 0) await abortableDelay(this.delayMs, signal)
     const messages = request.messages
     const outcomes = toolOutcomes(messages)
-    if (outcomes) return this.followList(outcomes, messages, request) ?? { text: outcomes.map((o) => describe(o, this.clock.now(), messages)).join('\n'), toolCalls: [] }
+    if (outcomes) {
+      // two reminders asked for at once may meet the same question (which zone): it is asked once
+      const texts = new Set(outcomes.map((o) => describe(o, this.clock.now(), messages)))
+      return this.followList(outcomes, messages, request) ?? { text: [...texts].join('\n'), toolCalls: [] }
+    }
     const reading = latestReading(messages)
     const text = latestPersonText(messages)
     if (text === null) return { text: 'Noted.', toolCalls: [] }
@@ -399,8 +413,12 @@ export class OfflineModel implements Model {
         if (hasTool('schedule_delete')) return call('schedule_delete', { id: intent.id })
         break
       case 'create':
-        if (hasTool('schedule_create')) return call('schedule_create', intent.args)
+        if (hasTool('schedule_create')) {
+          return { text: '', toolCalls: [intent.args, ...(intent.also ?? [])].map((args) => ({ name: 'schedule_create', arguments: JSON.stringify(args) })) }
+        }
         break
+      case 'period-on-days':
+        return { text: periodOnDaysAnswer(intent), toolCalls: [] }
       case 'snooze': {
         const relayed = latestRelayed(messages, intent.id)
         const prompt = relayed?.prompt ?? (intent.id === null ? null : (latestView(messages, intent.id)?.prompt as string | undefined) ?? null)

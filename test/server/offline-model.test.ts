@@ -67,6 +67,16 @@ const PHRASINGS: [string, Intent][] = [
   ['remind me on the 15th of every other month to pay the gardener', { kind: 'create', args: { prompt: 'pay the gardener', rrule: 'FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0' } }],
   ['remind me every year on 3 March at 10 to call grandma', { kind: 'create', args: { prompt: 'call grandma', rrule: 'FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10;BYMINUTE=0' } }],
   ['remind me yearly on May 1st to renew the insurance', { kind: 'create', args: { prompt: 'renew the insurance', rrule: 'FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me every month to pay the rent', { kind: 'create', args: { prompt: 'pay the rent', rrule: 'FREQ=MONTHLY;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me every 3 months to check the smoke alarm', { kind: 'create', args: { prompt: 'check the smoke alarm', rrule: 'FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me every year to renew the insurance', { kind: 'create', args: { prompt: 'renew the insurance', rrule: 'FREQ=YEARLY;BYMONTH=7;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me every weekday at 9, 11 and 13 to drink water', { kind: 'create', args: { prompt: 'drink water', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9,11,13;BYMINUTE=0' } }],
+  ['remind me every evening at 7 and 9 to check on the kids', { kind: 'create', args: { prompt: 'check on the kids', rrule: 'FREQ=DAILY;BYHOUR=19,21;BYMINUTE=0' } }],
+  ['remind me every Monday at noon and 18:30 to call', { kind: 'create', args: { prompt: 'call', rrule: 'FREQ=WEEKLY;BYDAY=MO;BYHOUR=12;BYMINUTE=0' }, also: [{ prompt: 'call', rrule: 'FREQ=WEEKLY;BYDAY=MO;BYHOUR=18;BYMINUTE=30' }] }],
+  [
+    'remind me every 2 hours on weekdays to drink water',
+    { kind: 'period-on-days', period: 'every 2 hours', days: 'on weekdays', example: [9, 11, 13, 15, 17].map((hour) => ({ hour, minute: 0 })), prompt: 'drink water' },
+  ],
   ['remind me tomorrow morning to call the garage', { kind: 'create', args: { prompt: 'call the garage', at: { date: '2026-07-16', time: '09:00:00' } } }],
   ['remind me tomorrow afternoon to call the garage', { kind: 'create', args: { prompt: 'call the garage', at: { date: '2026-07-16', time: '15:00:00' } } }],
   ['remind me this afternoon at 3 to call the garage', { kind: 'create', args: { prompt: 'call the garage', at: { date: '2026-07-15', time: '15:00:00' } } }],
@@ -233,8 +243,8 @@ describe('offline model confirmations in local words', () => {
       app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
     await post('/api/sessions', { sessionId: 's', timeZone: zone })
     const opened = await host.openSession('s')
-    const say = async (text: string): Promise<string> => {
-      await post('/api/sessions/s/messages', { text, clientTimeZone: zone })
+    const say = async (text: string, clientTimeZone = zone): Promise<string> => {
+      await post('/api/sessions/s/messages', { text, clientTimeZone })
       await settle(opened)
       return assistantTexts(opened.events()).at(-1) ?? ''
     }
@@ -270,6 +280,41 @@ describe('offline model confirmations in local words', () => {
       ].join('\n'),
     )
     expect(await say('snooze schedule-2 for 15 minutes')).toBe('Done: reminder schedule-4 "pay rent" is set for today at 08:15 in Berlin.')
+    await host.close()
+  })
+
+  it('makes a series said without its day on today\'s, one at several times of day, two when one rule cannot hold the times, and says why a period on chosen days is not one', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    expect(await say('remind me every year to renew the insurance')).toBe(
+      'Done: reminder schedule-1 "renew the insurance" is set for every year on 15 July at 09:00 in Berlin; the next is today at 09:00 in Berlin.',
+    )
+    expect(await say('remind me every weekday at 9 and 17 to drink water')).toBe(
+      'Done: reminder schedule-2 "drink water" is set for weekdays at 09:00 and 17:00 in Berlin; the next is today at 09:00 in Berlin.',
+    )
+    expect(await say('remind me every day at 8:15 and 20:30 to take the pills')).toBe(
+      [
+        'Done: reminder schedule-3 "take the pills" is set for every day at 08:15 in Berlin; the next is today at 08:15 in Berlin.',
+        'Done: reminder schedule-4 "take the pills" is set for every day at 20:30 in Berlin; the next is today at 20:30 in Berlin.',
+      ].join('\n'),
+    )
+    expect(await say('remind me every 2 hours on weekdays to stretch')).toBe(
+      'I cannot set "every 2 hours" and "on weekdays" in one reminder: a reminder repeats either every so often, or at set times on chosen days. ' +
+        'Say the times, for example "remind me on weekdays at 9, 11, 13, 15 and 17 to stretch", or leave out the days: "remind me every 2 hours to stretch".',
+    )
+    expect(await say('remind me on weekdays at 9, 11, 13, 15 and 17 to stretch')).toBe(
+      'Done: reminder schedule-5 "stretch" is set for weekdays at 09:00, 11:00, 13:00, 15:00 and 17:00 in Berlin; the next is today at 09:00 in Berlin.',
+    )
+    // from a browser in another zone, the two reminders' one question is asked once, and the answer makes both
+    expect(await say('remind me every day at 8:15 and 20:30 to water the plants', 'Asia/Tokyo')).toBe(
+      'Which time zone do you mean for that time? This Session\'s time zone is Europe/Berlin; your browser reports Asia/Tokyo. Known zones: Europe/Berlin, Asia/Tokyo. ' +
+        'Name one ("Berlin" or "Europe/Berlin"), or say it again with the zone, for example "remind me at 09:30 Europe/Berlin to stretch".',
+    )
+    expect(await say('Tokyo', 'Asia/Tokyo')).toBe(
+      [
+        'Done: reminder schedule-6 "water the plants" is set for every day at 08:15 in Tokyo; the next is tomorrow at 08:15 in Tokyo.',
+        'Done: reminder schedule-7 "water the plants" is set for every day at 20:30 in Tokyo; the next is today at 20:30 in Tokyo.',
+      ].join('\n'),
+    )
     await host.close()
   })
 
