@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures.ts'
-import { clientZoneOf, createSessionFromUi, expectZone, readingCards, readingSessionZoneOf, sendMessage, waitForTurnEnds } from './support/browser.ts'
+import { clientZoneOf, createSessionFromUi, expectZone, localClock, readingCards, readingSessionZoneOf, sendMessage, waitForTurnEnds } from './support/browser.ts'
 import { personMessages, readingTexts, readSessionFile } from './support/log.ts'
 
 test('a new Session takes the zone of the browser that created it', async ({ zones, servers }) => {
@@ -11,7 +11,8 @@ test('a new Session takes the zone of the browser that created it', async ({ zon
   await expectZone(shanghai.getByTestId('session-zone'), 'Asia/Shanghai', 'Shanghai')
   await expectZone(shanghai.getByTestId('browser-zone'), 'Asia/Shanghai', 'Shanghai')
   await expect(shanghai.getByTestId('zone-disagreement')).toHaveCount(0)
-  await expect(shanghai.locator(`[data-testid="session-item"][data-session-id="${id}"]`)).toContainText('Shanghai')
+  // untitled, its name says when it was started; the line under it names the place only
+  await expect(shanghai.locator(`[data-testid="session-item"][data-session-id="${id}"] .session-item-meta`)).toHaveText('Shanghai')
 
   const file = await readSessionFile(server.dataDir, id)
   expect(file.headerLine).toContain('"timeZone":"Asia/Shanghai"')
@@ -66,7 +67,11 @@ test('readings show the zone of the browser that sent the message', async ({ zon
     await expect(await readingSessionZoneOf(card)).toHaveText('Asia/Shanghai · UTC+08:00')
     await expect(page.getByTestId('message-assistant')).toContainText('your time zone: America/New_York')
     await expect(page.getByTestId('session-title')).toHaveText('Hello from New York')
-    await expect(page.locator(`[data-testid="session-item"][data-session-id="${id}"]`)).toContainText('Hello from New York')
+    const item = page.locator(`[data-testid="session-item"][data-session-id="${id}"]`)
+    await expect(item).toContainText('Hello from New York')
+    // titled, the line says when it was started, on this browser's clock, so it is not read as the time in Shanghai
+    const { header } = await readSessionFile(server.dataDir, id)
+    await expect(item.locator('.session-item-meta')).toHaveText(`Shanghai · started ${localClock(header.createdAt, page === newYork ? 'America/New_York' : 'Asia/Shanghai', 'en-US')}`)
   }
 
   await sendMessage(shanghai, 'And hello from Shanghai')

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
 import { describeRule, reminderRow } from '../../src/overlay/lib/reminder-row.ts'
-import { sessionName } from '../../src/overlay/lib/session-name.ts'
+import { isTitled, sessionName } from '../../src/overlay/lib/session-name.ts'
 
 const at: ScheduleView = {
   id: 'schedule-1',
@@ -118,5 +118,9 @@ describe('sessionName', () => {
     expect(sessionName({ id: 'abcdefghijkl', createdAt: created, title: 'Trip' }, 'en-GB', 'UTC', created)).toBe('Trip')
     expect(sessionName({ id: 'abcdefghijkl', createdAt: created, title: '  ' }, 'en-GB', 'UTC', created)).toBe('Started today 10:30')
     expect(sessionName({ id: 'abcdefghijkl', createdAt: created }, 'de-DE', 'Asia/Kolkata', created + 86_400_000)).toBe('Started gestern 16:00')
+  })
+
+  it('tells a Session with a title of its own from one named by when it started', () => {
+    expect([{ title: 'Trip' }, { title: ' x ' }, { title: '  ' }, { title: '' }, {}].map(isTitled)).toEqual([true, true, false, false, false])
   })
 })

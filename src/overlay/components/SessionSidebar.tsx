@@ -7,7 +7,7 @@ import { useNow } from '../hooks/use-now.ts'
 import { formatFull, formatStamp, zonePlace } from '../lib/display/index.ts'
 import { focusComposer } from '../lib/focus.ts'
 import { sessionPath } from '../lib/route.ts'
-import { sessionName } from '../lib/session-name.ts'
+import { isTitled, sessionName } from '../lib/session-name.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 
 function isPlainClick(event: MouseEvent): boolean {
@@ -99,10 +99,16 @@ export function SessionSidebar({
                     </span>
                     <span className="session-item-meta">
                       <span title={session.timeZone ?? undefined}>{session.timeZone === null ? 'no zone' : zonePlace(session.timeZone)}</span>
-                      <span aria-hidden="true"> · </span>
-                      <time dateTime={new Date(session.createdAt).toISOString()} title={formatFull(session.createdAt, zone, locale)}>
-                        {formatStamp(session.createdAt, zone, locale, now)}
-                      </time>
+                      {/* "started", so that a time beside another zone's place is not read as that place's time; an untitled name says it already */}
+                      {isTitled(session) && (
+                        <>
+                          <span aria-hidden="true"> · </span>
+                          started{' '}
+                          <time dateTime={new Date(session.createdAt).toISOString()} title={formatFull(session.createdAt, zone, locale)}>
+                            {formatStamp(session.createdAt, zone, locale, now)}
+                          </time>
+                        </>
+                      )}
                     </span>
                   </a>
                 </li>
