@@ -131,3 +131,53 @@ test('the reminder form edits a weekday reminder in its own days and time, keeps
     ['create', 'schedule-3'],
   ])
 })
+
+test('the reminder form says in this browser’s words when a one-off time has passed or a clock change skips it, sends nothing then, and says so when only the server’s clock has passed it', async ({
+  zones,
+  servers,
+}) => {
+  const server = await servers.start()
+  const page = await zones.open('America/New_York')
+  // this device's clock is held still (at the real time), so "now" in the words is known
+  const realNow = Date.now()
+  await page.clock.setFixedTime(realNow)
+  await page.goto(server.url)
+  const id = await createSessionFromUi(page)
+  const form = page.getByTestId('reminder-form')
+  const alert = form.getByRole('alert')
+  const nyDate = (ms: number) => wallClock(new Date(ms).toISOString(), 'America/New_York', { year: 'numeric', month: '2-digit', day: '2-digit' }).replace(/(\d+)\/(\d+)\/(\d+)/, '$3-$1-$2')
+  const nyTime = (ms: number) => wallClock(new Date(ms).toISOString(), 'America/New_York', { hour: '2-digit', minute: '2-digit' })
+  const fill = async (date: string, time: string) => {
+    await form.getByTestId('reminder-date').fill(date)
+    await form.getByTestId('reminder-time').fill(time)
+    await form.getByTestId('reminder-save').click()
+  }
+  await page.getByTestId('reminder-new').click()
+  await form.getByTestId('reminder-prompt').fill('water the plants')
+
+  // yesterday at 09:00 in New York has passed
+  await fill(nyDate(realNow - 86_400_000), '09:00')
+  await expect(alert).toHaveText(`Yesterday 9:00 AM has already passed in New York (it is ${localClock(realNow, 'America/New_York', 'en-US')} there now). Pick a later time.`)
+  // 02:30 on the night the clocks go forward does not exist
+  await fill('2027-03-14', '02:30')
+  await expect(alert).toHaveText('2:30 AM on Sunday, March 14, 2027 does not exist in New York: the clocks skip that time. Pick another time.')
+  expect(await fetchSchedules(server.url, id)).toEqual([])
+
+  // this device's clock three hours behind: an hour ahead on it is two hours ago on the server's
+  const behind = realNow - 3 * 3_600_000
+  await page.clock.setFixedTime(behind)
+  const target = behind + 3_600_000
+  await fill(nyDate(target), nyTime(target))
+  const day = nyDate(target) === nyDate(behind) ? 'Today' : 'Tomorrow'
+  await expect(alert).toHaveText(
+    `Not saved: ${day} ${localClock(target - (target % 60_000), 'America/New_York', 'en-US')} has already passed in New York by the server's clock (this device's clock may be behind). Pick a later time.`,
+  )
+  expect(await fetchSchedules(server.url, id)).toEqual([])
+  // a changed time clears the refusal, and a time ahead on both clocks is made
+  await form.getByTestId('reminder-date').fill(nyDate(realNow + 86_400_000))
+  await expect(alert).toHaveCount(0)
+  await form.getByTestId('reminder-time').fill('09:00')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  expect((await fetchSchedules(server.url, id)).map((s) => s.prompt)).toEqual(['water the plants'])
+})

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
-import { draftFields, draftOf, draftProblem, editFields, newDraft } from '../../src/overlay/lib/reminder-form.ts'
+import { draftFields, draftOf, draftProblem, editFields, localInstant, newDraft, saveFailure, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
 import { toolOutcome } from '../../src/overlay/lib/tool-outcome.ts'
 
 const view: ScheduleView = {
@@ -84,6 +84,49 @@ describe('reminder form', () => {
     expect(draftProblem({ ...draft, prompt: 'x', kind: 'after', amount: '1.5' })).toBe('Give a whole number greater than zero.')
     expect(draftProblem({ ...draft, prompt: 'x', kind: 'weekly', days: [] })).toBe('Pick at least one day.')
     expect(draftProblem({ ...draft, prompt: 'x' })).toBeNull()
+  })
+})
+
+describe('a one-off draft\'s time in its zone', () => {
+  const NOW = Date.parse('2026-12-02T02:32:00Z') // 21:32 on 1 December in New York
+  const at = (date: string, time: string, zone = 'America/New_York') => ({ ...newDraft(zone, NOW), prompt: 'water the plants', date, time })
+
+  it('finds the instant of a local time: the earlier of a repeated hour, none for a skipped one', () => {
+    expect(localInstant('2026-12-01', '21:32', 'America/New_York')).toBe(NOW)
+    expect(localInstant('2026-11-01', '01:30', 'America/New_York')).toBe(Date.parse('2026-11-01T05:30:00Z'))
+    expect(localInstant('2027-03-14', '02:30', 'America/New_York')).toBeNull()
+    expect(localInstant('2027-03-14', '03:00', 'America/New_York')).toBe(Date.parse('2027-03-14T07:00:00Z'))
+    expect(localInstant('2026-12-31', '23:59', 'Pacific/Kiritimati')).toBe(Date.parse('2026-12-31T09:59:00Z'))
+    // a day a zone skipped whole
+    expect(localInstant('2011-12-30', '12:00', 'Pacific/Apia')).toBeNull()
+  })
+
+  it('says, in this browser\'s words, when it has passed or a clock change skips it, and nothing when it can be used', () => {
+    expect(whenProblem(at('2026-12-01', '09:00'), 'en-US', NOW)).toBe('Today 9:00 AM has already passed in New York (it is 9:32 PM there now). Pick a later time.')
+    expect(whenProblem(at('2026-11-30', '18:00'), 'de-DE', NOW)).toBe('Gestern 18:00 has already passed in New York (it is 21:32 there now). Pick a later time.')
+    expect(whenProblem(at('2026-12-01', '21:32'), 'en-US', NOW)).toBe('Today 9:32 PM has already passed in New York (it is 9:32 PM there now). Pick a later time.')
+    expect(whenProblem(at('2027-03-14', '02:30'), 'en-US', NOW)).toBe('2:30 AM on Sunday, March 14, 2027 does not exist in New York: the clocks skip that time. Pick another time.')
+    expect(whenProblem(at('2027-03-28', '02:30', 'Europe/Berlin'), 'en-GB', NOW)).toBe('02:30 on Sunday, 28 March 2027 does not exist in Berlin: the clocks skip that time. Pick another time.')
+    expect(whenProblem(at('2026-12-01', '21:33'), 'en-US', NOW)).toBeNull()
+    expect(whenProblem({ ...at('2026-12-01', '09:00'), kind: 'daily' }, 'en-US', NOW)).toBeNull()
+    expect(whenProblem({ ...at('2026-12-01', '09:00'), zone: 'PST' }, 'en-US', NOW)).toBeNull()
+  })
+
+  it('puts a refusal for the time in the same words, and leaves every other refusal as the server said it', () => {
+    const passed = at('2026-12-01', '09:00')
+    const server = 'the target 2026-12-01T14:00:00.000Z is not in the future (now is 2026-12-02T02:32:00.000Z)'
+    expect(saveFailure('not_future', server, passed, 'en-US', NOW)).toBe('Today 9:00 AM has already passed in New York (it is 9:32 PM there now). Pick a later time.')
+    expect(saveFailure('invalid_rule', '2027-03-14T02:30:00 does not exist in America/New_York: a clock change skips it', at('2027-03-14', '02:30'), 'en-US', NOW)).toBe(
+      '2:30 AM on Sunday, March 14, 2027 does not exist in New York: the clocks skip that time. Pick another time.',
+    )
+    const rule = { ...passed, kind: 'rule' as const, rule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261130' }
+    expect(saveFailure('not_future', 'the rule has no occurrence after now (2026-12-02T02:32:00.000Z)', rule, 'en-US', NOW)).toBe('This series has no time left after now.')
+    expect(saveFailure('invalid_prompt', 'prompt must be a non-empty string', passed, 'en-US', NOW)).toBe('prompt must be a non-empty string')
+    // ahead on this device's clock, passed on the server's
+    expect(saveFailure('not_future', server, at('2026-12-02', '09:00'), 'en-US', NOW)).toBe(
+      "Tomorrow 9:00 AM has already passed in New York by the server's clock (this device's clock may be behind). Pick a later time.",
+    )
+    expect(saveFailure('not_future', server, { ...passed, kind: 'after', amount: '5' }, 'en-US', NOW)).toBe(server)
   })
 })
 

@@ -1,8 +1,9 @@
 import { useId, useState, type FormEvent } from 'react'
-import { errorMessage } from '../data/http.ts'
+import { ApiError, errorMessage } from '../data/http.ts'
 import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
 import { askNotificationPermissionOnce } from '../lib/notifications.ts'
-import { draftFields, draftProblem, draftOf, editFields, newDraft, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
+import { draftFields, draftProblem, draftOf, editFields, newDraft, saveFailure, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
+import { useLocale } from '../hooks/use-locale.ts'
 import { DAY_NAMES, describeRrule, WEEKDAYS, type ScheduleView, type Weekday } from '../../protocol/index.ts'
 import { ZonePicker } from './ZonePicker.tsx'
 
@@ -37,9 +38,19 @@ export function ReminderForm({
   const update = useUpdateSchedule(sessionId)
   const pending = create.isPending || update.isPending
   const failure = create.error ?? update.error
-  const problem = draftProblem(draft)
+  const locale = useLocale()
+  // a one-off's time is checked in its zone as the person sends it (a passed time, or one a clock change skips)
+  const problem = draftProblem(draft) ?? whenProblem(draft, locale, Date.now())
   const ids = { prompt: useId(), kind: useId(), date: useId(), time: useId(), amount: useId(), unit: useId(), problem: useId() }
-  const change = (patch: Partial<ReminderDraft>) => setDraft((old) => ({ ...old, ...patch }))
+  // a refusal is of the draft it was sent for: a change clears it
+  const edited = () => {
+    if (create.error !== null) create.reset()
+    if (update.error !== null) update.reset()
+  }
+  const change = (patch: Partial<ReminderDraft>) => {
+    edited()
+    setDraft((old) => ({ ...old, ...patch }))
+  }
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
@@ -58,8 +69,10 @@ export function ReminderForm({
   const timed = draft.kind === 'at' || draft.kind === 'daily' || draft.kind === 'weekly'
   // a calendar rule the form has no fields for stays selectable as it is
   const kinds: Array<[FormKind, string]> = draft.rule === null ? KINDS : [...KINDS, ['rule', `As set: ${describeRrule(draft.rule) ?? draft.rule}`]]
-  const toggleDay = (day: Weekday) =>
+  const toggleDay = (day: Weekday) => {
+    edited()
     setDraft((old) => ({ ...old, days: old.days.includes(day) ? old.days.filter((d) => d !== day) : WEEKDAYS.filter((d) => d === day || old.days.includes(d)) }))
+  }
   return (
     <form
       className="reminder-form"
@@ -148,7 +161,7 @@ export function ReminderForm({
       )}
       {failure !== null && (
         <p className="notice notice-error" role="alert">
-          Not saved: {errorMessage(failure)}
+          Not saved: {failure instanceof ApiError ? saveFailure(failure.code, failure.message, draft, locale, Date.now()) : errorMessage(failure)}
         </p>
       )}
       <div className="actions">

@@ -1,4 +1,5 @@
-import { canonicalTimeZone, MIN_EVERY_SECONDS, parseRrule, wallClockAt, WEEKDAYS, type Weekday } from '../../protocol/index.ts'
+import { canonicalTimeZone, MIN_EVERY_SECONDS, parseRrule, utcOffsetMs, wallClockAt, WEEKDAYS, zonePlace, type Weekday } from '../../protocol/index.ts'
+import { dateTimeFormat, clockOptions, formatClock, formatWhen } from './display/index.ts'
 import type { ReminderFields } from '../data/queries.ts'
 import type { ScheduleView } from '../../protocol/index.ts'
 
@@ -108,6 +109,70 @@ export function draftProblem(draft: ReminderDraft): string | null {
   if (!Number.isSafeInteger(amount) || amount <= 0) return 'Give a whole number greater than zero.'
   if (draft.kind === 'every' && amount * UNIT_SECONDS[draft.unit] < MIN_EVERY_SECONDS) return `Repeat at most every ${MIN_EVERY_SECONDS / 60} minutes.`
   return null
+}
+
+const DAY_MS = 86_400_000
+
+/** The wall fields of `YYYY-MM-DD` and `HH:mm` as if they were a UTC instant (a calendar number, not a moment). */
+function wallNumber(date: string, time: string): number {
+  const [year, month, day] = date.split('-').map(Number)
+  const [hour, minute] = time.split(':').map(Number)
+  const at = new Date(Date.UTC(2000, month - 1, day, hour, minute))
+  at.setUTCFullYear(year)
+  return at.getTime()
+}
+
+/**
+ * The instant a local date and time name in `zone` (the earlier one when a clock change repeats the hour), or null
+ * when a clock change skips it.
+ */
+export function localInstant(date: string, time: string, zone: string): number | null {
+  const wall = wallNumber(date, time)
+  const offsets = new Set([utcOffsetMs(zone, wall - DAY_MS), utcOffsetMs(zone, wall), utcOffsetMs(zone, wall + DAY_MS)])
+  const instants = [...offsets].map((offset) => wall - offset).filter((instant) => {
+    const back = wallClockAt(zone, instant)
+    return wallNumber(`${String(back.year).padStart(4, '0')}-${pad(back.month)}-${pad(back.day)}`, `${pad(back.hour)}:${pad(back.minute)}`) === wall
+  })
+  return instants.length === 0 ? null : Math.min(...instants)
+}
+
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/**
+ * Why the date and time of a one-off draft cannot be used, in this browser's words: a clock change skips it in its
+ * zone, or it has passed there. Null when it can (and for every other kind, whose times always come again).
+ */
+export function whenProblem(draft: ReminderDraft, locale: string, nowMs: number): string | null {
+  if (draft.kind !== 'at' || canonicalTimeZone(draft.zone) === null || !/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || !/^\d{2}:\d{2}$/.test(draft.time)) return null
+  const place = zonePlace(draft.zone)
+  const instant = localInstant(draft.date, draft.time, draft.zone)
+  if (instant === null) {
+    const wall = wallNumber(draft.date, draft.time)
+    const day = dateTimeFormat(locale, 'UTC', 'weekday-date-year', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(wall)
+    const clock = dateTimeFormat(locale, 'UTC', 'clock', clockOptions(locale)).format(wall)
+    return `${clock} on ${day} does not exist in ${place}: the clocks skip that time. Pick another time.`
+  }
+  if (instant <= nowMs) {
+    return `${sentence(formatWhen(instant, draft.zone, locale, nowMs))} has already passed in ${place} (it is ${formatClock(nowMs, draft.zone, locale)} there now). Pick a later time.`
+  }
+  return null
+}
+
+/**
+ * What a refused save says: when the server refused the draft for its time (it passed, or a clock change skips it,
+ * since the form checked; or it passed by the server's clock only), that in this browser's words; else the server's own message.
+ */
+export function saveFailure(code: string, message: string, draft: ReminderDraft, locale: string, nowMs: number): string {
+  if (code !== 'not_future' && code !== 'invalid_rule') return message
+  const when = whenProblem(draft, locale, nowMs)
+  if (when !== null) return when
+  if (code === 'not_future' && draft.kind === 'rule') return 'This series has no time left after now.'
+  const instant = code === 'not_future' && draft.kind === 'at' ? localInstant(draft.date, draft.time, draft.zone) : null
+  if (instant === null) return message
+  // still ahead on this device's clock, passed on the server's
+  return `${sentence(formatWhen(instant, draft.zone, locale, nowMs))} has already passed in ${zonePlace(draft.zone)} by the server's clock (this device's clock may be behind). Pick a later time.`
 }
 
 /** The route body of a draft (SPEC 7.9: a local time always carries the zone picked on screen). */
