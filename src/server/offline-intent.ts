@@ -7,7 +7,8 @@ export type Intent =
   | { kind: 'delete'; id: string }
   /** One reminder to make; `also`, more made with it (one series per minute of the hour when one rule cannot hold every time said). */
   | { kind: 'create'; args: Record<string, unknown>; also?: Record<string, unknown>[] }
-  | { kind: 'snooze'; id: string | null; seconds: number }
+  /** A relayed reminder snoozed: by id, by its words ("snooze the oven reminder"), else the one relayed last. */
+  | { kind: 'snooze'; id: string | null; seconds: number; words?: string }
   | { kind: 'change'; id: string; hour: number; minute: number }
   /** A reminder named by its words ("cancel the bins reminder", "move the oven reminder to 20:00"): found in the list first. */
   | { kind: 'delete-named'; words: string }
@@ -402,6 +403,7 @@ const NAMED = '(?:the\\s+|my\\s+)?(?:reminders?\\s+(?:to|about|for|of)\\s+(.+?)|
 const POLITE = '^\\s*(?:(?:please|can you|could you|would you|oops|sorry|actually|no|wait|ok|okay)[\\s,]+)*'
 const DELETE_NAMED = new RegExp(`${POLITE}(?:delete|remove|cancel|drop|stop)\\s+${NAMED}(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
 const CHANGE_NAMED = new RegExp(`${POLITE}(?:change|move|reschedule|push|shift)\\s+${NAMED}\\s+to\\s+(?:${CLOCK}|(noon|midnight))(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
+const SNOOZE_NAMED = new RegExp(`${POLITE}snooze\\s+${NAMED}(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
 /** Words that name no reminder ("cancel that reminder", "delete the reminders"). */
 const VAGUE = /^(?:that|this|it|the|my|a|an|all|every|each|those|these|one|last)(?:\s+(?:that|this|it|the|my|a|an|all|every|each|those|these|one|last))*$/i
 
@@ -442,7 +444,10 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
   if (/\bsnooze\b/i.test(text)) {
     const id = /\b(schedule-\d+)\b/i.exec(text)?.[1].toLowerCase() ?? null
     const relative = relativeSeconds(text)
-    return { kind: 'snooze', id, seconds: relative?.seconds ?? 600 }
+    const named = id === null ? SNOOZE_NAMED.exec(relative === null ? text : relative.rest.trim()) : null
+    const words = named === null ? null : (named[1] ?? named[2]).trim()
+    const snooze = { kind: 'snooze', id, seconds: relative?.seconds ?? 600 } as const
+    return words === null || VAGUE.test(words) ? snooze : { ...snooze, words }
   }
   if (!/\b(remind|reminder|reminders|schedule|alert|ping|nudge|notify|alarm)\b/.test(lower)) return { kind: 'none' }
   const zoneMatch = ZONE.exec(text)

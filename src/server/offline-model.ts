@@ -216,6 +216,11 @@ function latestRelayed(messages: ModelMessage[], id: string | null): Mention | n
   return firstMention(messages, (m) => m.relayed && (id === null || m.id === id))
 }
 
+/** The reminder relayed last whose prompt has `words` ("oven" for "check the oven"). */
+function latestRelayedAbout(messages: ModelMessage[], words: string): Mention | null {
+  return firstMention(messages, (m) => m.relayed && matching([{ prompt: m.prompt }], words).length === 1)
+}
+
 function changeArgs(id: string, hour: number, minute: number, view: View | null, now: number): Record<string, unknown> {
   const time = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`
   const zone = view !== null && typeof view.timeZone === 'string' ? view.timeZone : null
@@ -420,8 +425,15 @@ export class OfflineModel implements Model {
       case 'period-on-days':
         return { text: periodOnDaysAnswer(intent), toolCalls: [] }
       case 'snooze': {
-        const relayed = latestRelayed(messages, intent.id)
+        const words = intent.words
+        const relayed = words === undefined ? latestRelayed(messages, intent.id) : latestRelayedAbout(messages, words)
         const prompt = relayed?.prompt ?? (intent.id === null ? null : (latestView(messages, intent.id)?.prompt as string | undefined) ?? null)
+        if (prompt === null && words !== undefined) {
+          return {
+            text: `No reminder about "${words}" has come due in this conversation, so there is none to snooze yet. To move it, say for example "move the ${words} reminder to 20:00".`,
+            toolCalls: [],
+          }
+        }
         if (prompt === null) return { text: 'Which reminder should I snooze? I have not relayed one in this conversation yet.', toolCalls: [] }
         if (hasTool('schedule_create')) return call('schedule_create', { prompt, after_seconds: intent.seconds })
         break

@@ -92,6 +92,9 @@ const PHRASINGS: [string, Intent][] = [
   ['snooze schedule-2 for 10 minutes', { kind: 'snooze', id: 'schedule-2', seconds: 600 }],
   ['snooze for 5 minutes', { kind: 'snooze', id: null, seconds: 300 }],
   ['snooze', { kind: 'snooze', id: null, seconds: 600 }],
+  ['snooze the oven reminder for 5 minutes', { kind: 'snooze', id: null, seconds: 300, words: 'oven' }],
+  ['please snooze the reminder to call mum', { kind: 'snooze', id: null, seconds: 600, words: 'call mum' }],
+  ['snooze that reminder', { kind: 'snooze', id: null, seconds: 600 }],
   ['change schedule-3 to 10:00', { kind: 'change', id: 'schedule-3', hour: 10, minute: 0 }],
   ['move schedule-1 to 7pm', { kind: 'change', id: 'schedule-1', hour: 19, minute: 0 }],
   ['cancel the bins reminder', { kind: 'delete-named', words: 'bins' }],
@@ -376,6 +379,36 @@ describe('offline model confirmations in local words', () => {
       new AbortController().signal,
     )
     expect(answer).toEqual({ text: '', toolCalls: [{ name: 'schedule_delete', arguments: '{"id":"schedule-7"}' }] })
+  })
+
+  it('snoozes a relayed reminder named by its words, and says so when none about them came due', async () => {
+    const model = new OfflineModel(0, new FakeClock(NOW))
+    const tools = ['schedule_create', 'schedule_list', 'schedule_delete'].map((name) => ({ name, description: name, parameters: { type: 'object' } }))
+    const relay = (id: string, prompt: string) => formatFollowUp([{ id, occurrenceAt: '2026-07-15T06:00:00.000Z', prompt }])
+    const ask = (text: string) =>
+      model.complete(
+        {
+          system: '',
+          tools,
+          messages: [
+            { role: 'user', text: relay('schedule-3', 'check the oven') },
+            { role: 'assistant', text: 'Reminder: check the oven', toolCalls: [] },
+            { role: 'user', text: relay('schedule-4', 'water the plants') },
+            { role: 'assistant', text: 'Reminder: water the plants', toolCalls: [] },
+            { role: 'user', text },
+          ],
+        },
+        new AbortController().signal,
+      )
+    expect(await ask('snooze the oven reminder for 5 minutes')).toEqual({
+      text: '',
+      toolCalls: [{ name: 'schedule_create', arguments: '{"prompt":"check the oven","after_seconds":300}' }],
+    })
+    expect(await ask('snooze')).toEqual({ text: '', toolCalls: [{ name: 'schedule_create', arguments: '{"prompt":"water the plants","after_seconds":600}' }] })
+    expect(await ask('snooze the dentist reminder')).toEqual({
+      text: 'No reminder about "dentist" has come due in this conversation, so there is none to snooze yet. To move it, say for example "move the dentist reminder to 20:00".',
+      toolCalls: [],
+    })
   })
 
   it('answers a request it finds no time in with how to say one, and sets nothing', async () => {
