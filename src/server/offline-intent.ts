@@ -250,11 +250,11 @@ function timeParts(clocks: readonly Clock[]): string[] {
   return minutes.map((minute) => `BYHOUR=${clocks.filter((c) => c.minute === minute).map((c) => c.hour).join(',')};BYMINUTE=${minute}`)
 }
 
-/** Times of day from 09:00 to 17:00, `seconds` apart (an hour at least), to offer instead of a period on chosen days. */
+/** Times of day from 09:00 to 17:00 (two at least, within the day), `seconds` apart (an hour at least), to offer instead of a period on chosen days. */
 function workingHours(seconds: number): Clock[] {
   const step = Math.max(1, Math.round(seconds / 3600))
   const clocks: Clock[] = []
-  for (let hour = 9; hour <= 17 || clocks.length < 2; hour += step) clocks.push({ hour: hour % 24, minute: 0 })
+  for (let hour = 9; hour < 24 && (hour <= 17 || clocks.length < 2); hour += step) clocks.push({ hour, minute: 0 })
   return clocks
 }
 

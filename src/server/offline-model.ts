@@ -389,8 +389,7 @@ export class OfflineModel implements Model {
     const outcomes = toolOutcomes(messages)
     if (outcomes) {
       // two reminders asked for at once may meet the same question (which zone): it is asked once
-      const texts = new Set(outcomes.map((o) => describe(o, this.clock.now(), messages)))
-      return this.followList(outcomes, messages, request) ?? { text: [...texts].join('\n'), toolCalls: [] }
+      return this.followList(outcomes, messages, request) ?? { text: [...new Set(outcomes.map((o) => describe(o, this.clock.now(), messages)))].join('\n'), toolCalls: [] }
     }
     const reading = latestReading(messages)
     const text = latestPersonText(messages)

@@ -92,6 +92,11 @@ const PHRASINGS: [string, Intent][] = [
   ['snooze schedule-2 for 10 minutes', { kind: 'snooze', id: 'schedule-2', seconds: 600 }],
   ['snooze for 5 minutes', { kind: 'snooze', id: null, seconds: 300 }],
   ['snooze', { kind: 'snooze', id: null, seconds: 600 }],
+  [
+    'remind me every 12 hours on Mondays to check the tank',
+    { kind: 'period-on-days', period: 'every 12 hours', days: 'on Mondays', example: [9, 21].map((hour) => ({ hour, minute: 0 })), prompt: 'check the tank' },
+  ],
+  ['remind me every 24 hours on Mondays to check the tank', { kind: 'period-on-days', period: 'every 24 hours', days: 'on Mondays', example: [{ hour: 9, minute: 0 }], prompt: 'check the tank' }],
   ['snooze the oven reminder for 5 minutes', { kind: 'snooze', id: null, seconds: 300, words: 'oven' }],
   ['please snooze the reminder to call mum', { kind: 'snooze', id: null, seconds: 600, words: 'call mum' }],
   ['snooze that reminder', { kind: 'snooze', id: null, seconds: 600 }],

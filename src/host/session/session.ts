@@ -222,12 +222,12 @@ export class Session implements SessionView {
     await this.log.close()
   }
 
-  /** Resolves once everything appended so far is durable; throws `unavailable` when the store failed. */
   /** Resolves once every event appended so far is durable; rejects with the store's failure when it failed. */
   whenDurable(): Promise<void> {
     return this.barrier()
   }
 
+  /** Resolves once everything appended so far is durable; throws `unavailable` when the store failed. */
   private async barrier(): Promise<void> {
     if (!(await this.log.flush())) throw this.log.failure ?? storageUnavailable(this.id, new Error('barrier failed'))
   }

@@ -60,8 +60,8 @@ export function Composer({ sessionId, running, offline }: { sessionId: string; r
   const submit = (mode: SendMode) => {
     if (empty || blocked) return
     const sent = text
-    const same = draft.current !== null && draft.current.text === sent && draft.current.mode === mode
-    const key = same && draft.current !== null ? draft.current.key : newIdempotencyKey()
+    const held = draft.current
+    const key = held !== null && held.text === sent && held.mode === mode ? held.key : newIdempotencyKey()
     draft.current = { text: sent, mode, key }
     send.mutate(
       { text: sent, mode, key },
