@@ -208,6 +208,12 @@ test('with notifications allowed and the window in the background, a due reminde
   expect(await raised()).toHaveLength(1)
 })
 
+/** What a snoozed due card says (en-US) of the reminder that replaced it, due at `scheduledAt`. */
+function snoozedSaid(scheduledAt: string, zone: string): RegExp {
+  const when = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit' }).format(Date.parse(scheduledAt))
+  return new RegExp(`^Snoozed: again (today|tomorrow) ${when.replace(/\s/g, '\\s')}\\.$`)
+}
+
 test('Snooze on the due card makes a new reminder 10 min later and the card keeps saying when, after a reload too', async ({ zones, servers }) => {
   const server = await servers.start({ script: dueSoonScript('Check the oven', 3, 'Noted.', 'Reminder: check the oven.') })
   const page = await zones.open('America/Sao_Paulo', server.url)
@@ -221,8 +227,7 @@ test('Snooze on the due card makes a new reminder 10 min later and the card keep
   const [snoozed] = await fetchSchedules(server.url, id)
   expect(snoozed).toMatchObject({ id: 'schedule-2', kind: 'after', prompt: 'Check the oven', afterSeconds: 600, state: 'scheduled' })
   expect(Date.parse(snoozed.scheduledAt as string) - snoozedAt).toBeGreaterThan(590_000)
-  const when = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', hour: 'numeric', minute: '2-digit' }).format(Date.parse(snoozed.scheduledAt as string))
-  const said = new RegExp(`^Snoozed: again (today|tomorrow) ${when.replace(/\s/g, '\\s')}\\.$`)
+  const said = snoozedSaid(snoozed.scheduledAt as string, 'America/Sao_Paulo')
   await expect(card.getByRole('status')).toHaveText(said)
   await expect(card.getByTestId('reminder-snooze')).toHaveCount(0)
   await expect(page.getByTestId('toast')).toHaveCount(0)
@@ -231,6 +236,33 @@ test('Snooze on the due card makes a new reminder 10 min later and the card keep
   await expect(page.getByTestId('reminder-due').getByRole('status')).toHaveText(said)
   await expect(page.getByTestId('reminder-due').getByTestId('reminder-snooze')).toHaveCount(0)
   await expect(page.getByTestId('reminder-due').getByTestId('reminder-done')).toHaveCount(0)
+})
+
+test('a reminder snoozed in one tab is snoozed in the other tabs of the browser: their card says when and their Snooze is gone, so it is not snoozed twice', async ({
+  zones,
+  servers,
+}) => {
+  const server = await servers.start({ script: dueSoonScript('Check the oven', 3, 'Noted.', 'Reminder: check the oven.') })
+  const first = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(first)
+  // a second tab of the same browser on the same Session
+  const second = await first.context().newPage()
+  await second.goto(first.url())
+  await sendMessage(first, 'Remind me in 3 seconds to check the oven')
+  for (const page of [first, second]) await expect(page.getByTestId('reminder-due')).toContainText('Check the oven', { timeout: 20_000 })
+  await expect(second.getByTestId('reminder-due').getByTestId('reminder-snooze')).toHaveCount(1)
+
+  await first.getByTestId('reminder-due').getByTestId('reminder-snooze').click()
+  await expect.poll(async () => (await fetchSchedules(server.url, id)).length).toBe(1)
+  const [snoozed] = await fetchSchedules(server.url, id)
+  const said = snoozedSaid(snoozed.scheduledAt as string, 'Europe/Berlin')
+  for (const page of [first, second]) {
+    const card = page.getByTestId('reminder-due')
+    await expect(card.getByRole('status')).toHaveText(said)
+    await expect(card.getByTestId('reminder-snooze')).toHaveCount(0)
+    await expect(page.getByTestId('toast')).toHaveCount(0)
+  }
+  expect((await fetchSchedules(server.url, id)).map((s) => s.id)).toEqual(['schedule-2'])
 })
 
 test('Open on a toast goes to the Session; Done on the due card dismisses the notice', async ({ zones, servers }) => {

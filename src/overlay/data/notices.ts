@@ -62,6 +62,22 @@ function set(next: State): void {
   for (const listener of listeners) listener()
 }
 
+/**
+ * Marks another tab of this browser made (it wrote them to localStorage, and the browser tells every other tab): an
+ * occurrence handled there, Done or Snoozed, is handled here too — its card says so and its toast closes — so it is
+ * not snoozed twice. Joined with this tab's marks, not written back. Unread counts stay each tab's own.
+ */
+function fromOtherTab(event: StorageEvent): void {
+  if (event.key !== null && event.key !== DONE_KEY && event.key !== SNOOZED_KEY) return
+  // joined with this tab's own marks: two tabs marking at once both keep both
+  const done = event.key === SNOOZED_KEY ? state.done : new Set([...state.done, ...load(DONE_KEY, [], isKeys)])
+  const snoozed = event.key === DONE_KEY ? state.snoozed : { ...state.snoozed, ...load(SNOOZED_KEY, {}, isLabels) }
+  state = { ...state, done, snoozed, toasts: state.toasts.filter((t) => !done.has(t.key)) }
+  for (const listener of listeners) listener()
+}
+
+if (typeof window !== 'undefined') window.addEventListener('storage', fromOtherTab)
+
 /** The key that names one occurrence of one reminder, shared by the toast and the due card. */
 export function noticeKey(sessionId: string, scheduleId: string, occurrenceAt: string): string {
   return `${sessionId}\u0000${scheduleId}\u0000${occurrenceAt}`
