@@ -100,15 +100,47 @@ function readWallClock(formatter: Intl.DateTimeFormat, wholeSecond: number): Wal
   }
 }
 
-/** The UTC offset, in milliseconds east of UTC (whole seconds), that a valid IANA zone has at an instant (throws RangeError for an unknown zone). */
-export function utcOffsetMs(timeZone: string, epochMs: number): number {
-  const wholeSecond = Math.floor(epochMs / 1000) * 1000
-  const wall = wallClockAt(timeZone, wholeSecond)
+/** Wall-clock fields read as if they were UTC: the epoch milliseconds of the same fields in UTC (years 0–99 stay themselves). */
+export function wallFieldsAsUtc(wall: WallClock & { millisecond?: number }): number {
   // setUTCFullYear, not Date.UTC: years 0–99 stay themselves
   const asUtc = new Date(0)
   asUtc.setUTCFullYear(wall.year, wall.month - 1, wall.day)
-  asUtc.setUTCHours(wall.hour, wall.minute, wall.second, 0)
-  return asUtc.getTime() - wholeSecond
+  asUtc.setUTCHours(wall.hour, wall.minute, wall.second, wall.millisecond ?? 0)
+  return asUtc.getTime()
+}
+
+/** The UTC offset, in milliseconds east of UTC (whole seconds), that a valid IANA zone has at an instant (throws RangeError for an unknown zone). */
+export function utcOffsetMs(timeZone: string, epochMs: number): number {
+  const wholeSecond = Math.floor(epochMs / 1000) * 1000
+  return wallFieldsAsUtc(wallClockAt(timeZone, wholeSecond)) - wholeSecond
+}
+
+const OFFSET_SAMPLE_MS = 6 * 3_600_000
+const OFFSET_SAMPLES = 4
+
+/**
+ * The UTC offsets a valid zone has within a day either side of a wall time read as UTC (`wallMs`, from
+ * `wallFieldsAsUtc`), sampled every 6 hours: every offset a wall time there can be read with.
+ */
+export function zoneOffsetsNear(timeZone: string, wallMs: number): number[] {
+  const offsets = new Set<number>()
+  for (let step = -OFFSET_SAMPLES; step <= OFFSET_SAMPLES; step += 1) offsets.add(utcOffsetMs(timeZone, wallMs + step * OFFSET_SAMPLE_MS))
+  return [...offsets]
+}
+
+/**
+ * Every instant whose wall clock in a valid zone reads exactly `wall` (milliseconds included), earliest first: none
+ * in a gap a clock change skips, two in an overlap it repeats. Each candidate is kept only if it reads back the same.
+ */
+export function instantsForWallTime(wall: WallClock & { millisecond?: number }, timeZone: string): number[] {
+  const wallMs = wallFieldsAsUtc(wall)
+  const instants = new Set<number>()
+  for (const offset of zoneOffsetsNear(timeZone, wallMs)) {
+    const candidate = wallMs - offset
+    const wholeSecond = Math.floor(candidate / 1000) * 1000
+    if (wallFieldsAsUtc(wallClockAt(timeZone, wholeSecond)) + (candidate - wholeSecond) === wallMs) instants.add(candidate)
+  }
+  return [...instants].sort((a, b) => a - b)
 }
 
 /** The UTC offset, in minutes east of UTC, that a valid IANA zone has at an instant (throws RangeError for an unknown zone). */

@@ -1,4 +1,4 @@
-import { utcOffsetMs, wallClockAt as wallClockOf } from '../protocol/index.ts'
+import { instantsForWallTime, utcOffsetMs, wallClockAt as wallClockOf, wallFieldsAsUtc, zoneOffsetsNear } from '../protocol/index.ts'
 import {
   fail,
   invalidRule,
@@ -60,14 +60,6 @@ function toTime(hour: string, minute: string, second: string, fraction: string |
   return { hour: h, minute: m, second: s, millisecond: fraction === undefined ? 0 : Number(fraction.padEnd(3, '0')) }
 }
 
-/** Milliseconds since the epoch of a wall-clock value read as if it were UTC (years 0–99 included). */
-export function wallTimeAsUtc(value: LocalDateTime): number {
-  const date = new Date(0)
-  date.setUTCFullYear(value.year, value.month - 1, value.day)
-  date.setUTCHours(value.hour, value.minute, value.second, value.millisecond)
-  return date.getTime()
-}
-
 /** Parses a `YYYY-MM-DD` real calendar date, or null. */
 export function parseLocalDate(value: unknown): LocalDate | null {
   if (typeof value !== 'string') return null
@@ -93,42 +85,20 @@ export function parseRfc3339(value: unknown): number | null {
   const date = toDate(match[1], match[2], match[3])
   const time = toTime(match[4], match[5], match[6], match[7])
   if (date === null || time === null) return null
-  if (match[8] === 'Z') return wallTimeAsUtc({ ...date, ...time })
+  if (match[8] === 'Z') return wallFieldsAsUtc({ ...date, ...time })
   const sign = match[9]
   const offsetHours = Number(match[10])
   const offsetMinutes = Number(match[11])
   if (offsetHours > 23 || offsetMinutes > 59) return null
   if (sign === '-' && offsetHours === 0 && offsetMinutes === 0) return null
   const offsetMs = (sign === '-' ? -1 : 1) * (offsetHours * MS_PER_HOUR + offsetMinutes * MS_PER_MINUTE)
-  return wallTimeAsUtc({ ...date, ...time }) - offsetMs
+  return wallFieldsAsUtc({ ...date, ...time }) - offsetMs
 }
 
 /** The wall-clock reading of an instant in an IANA zone with its milliseconds (the zone must be valid). */
 export function wallClockAt(timeZone: string, ms: number): LocalDateTime {
   const wholeSecond = Math.floor(ms / 1000) * 1000
   return { ...wallClockOf(timeZone, wholeSecond), millisecond: ms - wholeSecond }
-}
-
-const SAMPLE_STEP_MS = 6 * MS_PER_HOUR
-const SAMPLE_STEPS = 4
-
-/**
- * Every instant whose wall-clock reading in the zone is exactly the given local date and time,
- * earliest first: none in a gap, two in an overlap. Candidate offsets are the zone's offsets
- * sampled every 6 hours within a day either side; each candidate is kept only if it round-trips.
- */
-export function instantsForWallTime(date: LocalDate, time: LocalTime, timeZone: string): number[] {
-  const wall = wallTimeAsUtc({ ...date, ...time })
-  const offsets = new Set<number>()
-  for (let step = -SAMPLE_STEPS; step <= SAMPLE_STEPS; step += 1) {
-    offsets.add(utcOffsetMs(timeZone, wall + step * SAMPLE_STEP_MS))
-  }
-  const instants = new Set<number>()
-  for (const offset of offsets) {
-    const candidate = wall - offset
-    if (wallTimeAsUtc(wallClockAt(timeZone, candidate)) === wall) instants.add(candidate)
-  }
-  return [...instants].sort((a, b) => a - b)
 }
 
 /** A wall time resolved to an instant: `shifted` when it fell in a gap and moved forward by the gap's length. */
@@ -140,12 +110,10 @@ export type ResolvedWallTime = { instant: number; shifted: boolean }
  * length (02:30 on a spring-forward night → 03:30). Every candidate is verified by round trip.
  */
 export function resolveWallTime(date: LocalDate, time: LocalTime, timeZone: string): ResolvedWallTime {
-  const instants = instantsForWallTime(date, time, timeZone)
+  const instants = instantsForWallTime({ ...date, ...time }, timeZone)
   if (instants.length > 0) return { instant: instants[0], shifted: false }
-  const wall = wallTimeAsUtc({ ...date, ...time })
-  let largest = -Infinity
-  for (let step = -SAMPLE_STEPS; step <= SAMPLE_STEPS; step += 1) largest = Math.max(largest, utcOffsetMs(timeZone, wall + step * SAMPLE_STEP_MS))
-  const before = utcOffsetMs(timeZone, wall - largest)
+  const wall = wallFieldsAsUtc({ ...date, ...time })
+  const before = utcOffsetMs(timeZone, wall - Math.max(...zoneOffsetsNear(timeZone, wall)))
   return { instant: wall - before, shifted: true }
 }
 
@@ -161,7 +129,7 @@ export function formatLocalDateTime(date: LocalDate, time: LocalTime): string {
  * is `invalid_rule`; a repeated wall time resolves to the earlier instant.
  */
 export function localToInstant(date: LocalDate, time: LocalTime, timeZone: string): ScheduleResult<number> {
-  const instants = instantsForWallTime(date, time, timeZone)
+  const instants = instantsForWallTime({ ...date, ...time }, timeZone)
   if (instants.length === 0) {
     return fail(
       invalidRule(`${formatLocalDateTime(date, time)} does not exist in ${timeZone}: a clock change skips it`),

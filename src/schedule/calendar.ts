@@ -1,7 +1,7 @@
 import { RRuleTemporal, type RRuleOptions } from 'rrule-temporal'
 import { Temporal } from 'temporal-polyfill'
-import type { CalendarRule } from '../protocol/index.ts'
-import { daysInMonth, MAX_INSTANT_MS, resolveWallTime, wallTimeAsUtc, type LocalDate, type LocalDateTime } from './absolute-time.ts'
+import { wallFieldsAsUtc, type CalendarRule } from '../protocol/index.ts'
+import { daysInMonth, MAX_INSTANT_MS, resolveWallTime, type LocalDate, type LocalDateTime } from './absolute-time.ts'
 
 /** What a calendar reminder's occurrences follow: the rule, its zone and the local date the series starts on. */
 export type CalendarSpec = { readonly rrule: string; readonly rule: CalendarRule; readonly timeZone: string; readonly starts: LocalDate }
@@ -23,7 +23,7 @@ const CACHE_LIMIT = 512
 const expanders = new Map<string, RRuleTemporal>()
 
 function floatingZoned(wall: LocalDateTime): Temporal.ZonedDateTime {
-  return Temporal.Instant.fromEpochMilliseconds(wallTimeAsUtc(wall)).toZonedDateTimeISO('UTC')
+  return Temporal.Instant.fromEpochMilliseconds(wallFieldsAsUtc(wall)).toZonedDateTimeISO('UTC')
 }
 
 /** The first wall time of the series: `starts` at the rule's earliest time of day. */

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { utcOffsetMs } from '../../src/protocol/index.ts'
+import { instantsForWallTime, utcOffsetMs, wallFieldsAsUtc } from '../../src/protocol/index.ts'
 import {
   checkTarget,
   daysInMonth,
   formatLocalDateTime,
-  instantsForWallTime,
   isInRange,
   localToInstant,
   MAX_INSTANT_MS,
@@ -15,7 +14,6 @@ import {
   parseRfc3339,
   toScheduledAt,
   wallClockAt,
-  wallTimeAsUtc,
   type LocalDate,
   type LocalTime,
 } from '../../src/schedule/absolute-time.ts'
@@ -35,7 +33,7 @@ function time(value: string): LocalTime {
 }
 
 function instants(d: string, t: string, zone: string): string[] {
-  return instantsForWallTime(date(d), time(t), zone).map(toScheduledAt)
+  return instantsForWallTime({ ...date(d), ...time(t) }, zone).map(toScheduledAt)
 }
 
 function resolved(d: string, t: string, zone: string): unknown {
@@ -181,10 +179,10 @@ describe('daysInMonth', () => {
   })
 })
 
-describe('wallTimeAsUtc', () => {
+describe('wallFieldsAsUtc', () => {
   it('keeps years 0 to 99 literal', () => {
     const value = { year: 50, month: 6, day: 1, hour: 12, minute: 0, second: 0, millisecond: 7 }
-    expect(toScheduledAt(wallTimeAsUtc(value))).toBe('0050-06-01T12:00:00.007Z')
+    expect(toScheduledAt(wallFieldsAsUtc(value))).toBe('0050-06-01T12:00:00.007Z')
   })
 })
 

@@ -1,4 +1,4 @@
-import { canonicalTimeZone, MIN_EVERY_SECONDS, parseRrule, utcOffsetMs, wallClockAt, WEEKDAYS, zonePlace, type Weekday } from '../../protocol/index.ts'
+import { canonicalTimeZone, instantsForWallTime, MIN_EVERY_SECONDS, parseRrule, wallClockAt, wallFieldsAsUtc, WEEKDAYS, zonePlace, type Weekday } from '../../protocol/index.ts'
 import { dateTimeFormat, clockOptions, formatClock, formatWhen } from './display/index.ts'
 import type { ReminderFields } from '../data/queries.ts'
 import type { ScheduleView } from '../../protocol/index.ts'
@@ -111,15 +111,11 @@ export function draftProblem(draft: ReminderDraft): string | null {
   return null
 }
 
-const DAY_MS = 86_400_000
-
-/** The wall fields of `YYYY-MM-DD` and `HH:mm` as if they were a UTC instant (a calendar number, not a moment). */
-function wallNumber(date: string, time: string): number {
+/** The wall fields of `YYYY-MM-DD` and `HH:mm`. */
+function wallOf(date: string, time: string): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
   const [year, month, day] = date.split('-').map(Number)
   const [hour, minute] = time.split(':').map(Number)
-  const at = new Date(Date.UTC(2000, month - 1, day, hour, minute))
-  at.setUTCFullYear(year)
-  return at.getTime()
+  return { year, month, day, hour, minute, second: 0 }
 }
 
 /**
@@ -127,13 +123,7 @@ function wallNumber(date: string, time: string): number {
  * when a clock change skips it.
  */
 export function localInstant(date: string, time: string, zone: string): number | null {
-  const wall = wallNumber(date, time)
-  const offsets = new Set([utcOffsetMs(zone, wall - DAY_MS), utcOffsetMs(zone, wall), utcOffsetMs(zone, wall + DAY_MS)])
-  const instants = [...offsets].map((offset) => wall - offset).filter((instant) => {
-    const back = wallClockAt(zone, instant)
-    return wallNumber(`${String(back.year).padStart(4, '0')}-${pad(back.month)}-${pad(back.day)}`, `${pad(back.hour)}:${pad(back.minute)}`) === wall
-  })
-  return instants.length === 0 ? null : Math.min(...instants)
+  return instantsForWallTime(wallOf(date, time), zone)[0] ?? null
 }
 
 function sentence(text: string): string {
@@ -149,7 +139,7 @@ export function whenProblem(draft: ReminderDraft, locale: string, nowMs: number)
   const place = zonePlace(draft.zone)
   const instant = localInstant(draft.date, draft.time, draft.zone)
   if (instant === null) {
-    const wall = wallNumber(draft.date, draft.time)
+    const wall = wallFieldsAsUtc(wallOf(draft.date, draft.time))
     const day = dateTimeFormat(locale, 'UTC', 'weekday-date-year', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(wall)
     const clock = dateTimeFormat(locale, 'UTC', 'clock', clockOptions(locale)).format(wall)
     return `${clock} on ${day} does not exist in ${place}: the clocks skip that time. Pick another time.`
