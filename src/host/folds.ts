@@ -114,31 +114,33 @@ export const surfaceFold: SessionFold<SurfaceState> = {
   },
 }
 
-/** What a message sent with an idempotency key carried, kept to tell a repeat of it from a different message under the same key. */
-export type KeyedSend = { messageId: string; target: InboxTarget; text: string; clientTimeZone: string }
-
-const KEYED_RPC_PREFIX = 'key-'
+/** What a person's message carried when it entered the inbox, kept to tell a repeat of its send from a different message. */
+export type SentRecord = { messageId: string; target: InboxTarget; text: string; clientTimeZone: string }
 
 /** The rpcId of a message sent with idempotency key `key` (server-made rpcIds start `rpc-`, so the two never meet). */
 export function keyedRpcId(key: string): string {
-  return `${KEYED_RPC_PREFIX}${key}`
+  return `key-${key}`
 }
 
-/** How many of the newest keyed messages a session remembers; a repeat of an older one enters as a new message. */
-export const KEYED_SENDS_KEPT = 1000
+/** How many of the newest sent messages a session remembers; a repeat of an older one enters as a new message. */
+export const SENT_KEPT = 1000
 
-/** Folds the newest KEYED_SENDS_KEPT messages that were sent with an idempotency key, by rpcId (SPEC 8: a repeated send enters once). */
-export const keyedSendsFold: SessionFold<Map<string, KeyedSend>> = {
-  name: 'host/keyed-sends',
+/**
+ * Folds the newest SENT_KEPT messages a person sent (with a browser zone, so with an rpcId), by rpcId: a send that
+ * comes again — under the same Idempotency-Key, or the same command run again after its replica died — is known
+ * (SPEC 8, 14.3: it enters once).
+ */
+export const sentFold: SessionFold<Map<string, SentRecord>> = {
+  name: 'host/sent',
   init: () => new Map(),
   apply(state, event) {
     if (event.type !== 'inbox/enqueued') return state
     const { message, target } = event.data
     const source = message.source
-    if (source.kind !== 'user' || !('rpcId' in source) || !source.rpcId.startsWith(KEYED_RPC_PREFIX)) return state
+    if (source.kind !== 'user' || !('rpcId' in source)) return state
     state.delete(source.rpcId)
     state.set(source.rpcId, { messageId: message.id, target, text: message.content.map((b) => b.text).join(''), clientTimeZone: source.clientTimeZone })
-    if (state.size > KEYED_SENDS_KEPT) state.delete(state.keys().next().value as string)
+    if (state.size > SENT_KEPT) state.delete(state.keys().next().value as string)
     return state
   },
 }
@@ -158,4 +160,4 @@ export const titleFold: SessionFold<{ title: string | null; renamed: boolean }> 
 }
 
 /** Folds every host-owned view. */
-export const hostFolds = [loopFold, inboxFold, surfaceFold, titleFold, keyedSendsFold] as const
+export const hostFolds = [loopFold, inboxFold, surfaceFold, titleFold, sentFold] as const

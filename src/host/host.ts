@@ -2,7 +2,7 @@ import type { InboxTarget, SessionEvent, SessionHeader, UserMessage } from '../p
 import { errorMessage, SESSION_ID_PATTERN, sameTimeZone } from '../protocol/index.ts'
 import { DueWatcher } from './due-watcher.ts'
 import { HostError, ReplicaError } from './errors.ts'
-import { hostFolds, inboxFold, keyedRpcId, keyedSendsFold, loopFold } from './folds.ts'
+import { hostFolds, inboxFold, keyedRpcId, loopFold, sentFold, type SentRecord } from './folds.ts'
 import { randomId } from './ids.ts'
 import type { Model } from './models/model.ts'
 import { realTimers, systemClock, type Clock, type Plugin, type SessionFold, type Timers } from './plugin-api.ts'
@@ -47,12 +47,12 @@ export type HostOptions = {
   log?: (line: string) => void
 }
 
-/** What a person sends: text, the browser zone (canonical) when sent from one, and the inbox mode. */
+/** What a person sends: text, the browser zone (canonical) it was sent from, and the inbox mode. */
 export type OutgoingMessage = {
   text: string
-  clientTimeZone?: string
+  clientTimeZone: string
   mode?: 'queue' | 'steer'
-  /** The sender's key for this message (HTTP `Idempotency-Key`): sending it again enters it once. Needs `clientTimeZone`. */
+  /** The sender's key for this message (HTTP `Idempotency-Key`): sending it again enters it once. */
   idempotencyKey?: string
 }
 
@@ -108,16 +108,6 @@ function notFound(id: string): HostError {
 
 /** With replicas, how often at most a replica looks for sessions whose owner died with work left (an eighth of the lease when shorter). */
 const ORPHAN_SCAN_MS = 1000
-
-/** Whether a message entered the inbox from event `fromSeq` on (where a command run again looks for what its first run did). */
-function enqueuedSince(session: Session, messageId: string, fromSeq: number): boolean {
-  const events = session.events()
-  for (let i = events.length - 1; i >= 0 && events[i].seq >= fromSeq; i--) {
-    const event = events[i]
-    if (event.type === 'inbox/enqueued' && event.data.message.id === messageId) return true
-  }
-  return false
-}
 
 function isNotFound(error: unknown): boolean {
   return (isStoreError(error) && error.code === 'not-found') || (error instanceof HostError && error.code === 'session-not-found')
@@ -759,22 +749,14 @@ export class Host {
   }
 
   private registerBuiltInCommands(): void {
-    this.registerCommand('send', async (session, args, { rerunFrom }) => {
+    this.registerCommand('send', async (session, args) => {
       const { input, rpcId, messageId } = args as { input: OutgoingMessage; rpcId: string; messageId: string }
-      const enter = async (): Promise<SentMessage> => {
-        // run again after its first runner died, the message may have entered already: it enters once
-        if (rerunFrom === null || !enqueuedSince(session, messageId, rerunFrom)) {
-          const message: UserMessage = {
-            id: messageId,
-            role: 'user',
-            content: [{ type: 'text', text: input.text }],
-            source: input.clientTimeZone === undefined ? { kind: 'user' } : { kind: 'user', rpcId, clientTimeZone: input.clientTimeZone },
-          }
-          await session.enqueue(message, targetOf(input))
-        }
-        return { rpcId, messageId }
-      }
-      return input.idempotencyKey === undefined ? enter() : this.sendOnce(session, input, rpcId, enter)
+      // sent again (under the same key, or run again after its first replica died): the message entered already
+      const earlier = session.fold(sentFold).get(rpcId)
+      if (earlier !== undefined) return this.sentAlready(session, input, rpcId, earlier)
+      const message: UserMessage = { id: messageId, role: 'user', content: [{ type: 'text', text: input.text }], source: { kind: 'user', rpcId, clientTimeZone: input.clientTimeZone } }
+      await session.enqueue(message, targetOf(input))
+      return { rpcId, messageId }
     })
     this.registerCommand('compact', async (session) => ({ messageId: await session.compact() }))
     this.registerCommand('rename', async (session, args) => {
@@ -829,23 +811,20 @@ export class Host {
 
   /**
    * Builds a person's message and makes it durable in the session's inbox (SPEC 3.1, 4.3), on whichever replica holds the
-   * session. With an idempotency key (sent with the browser zone), a repeat of the same message answers what the first
-   * one did and enters nothing; the same key with a different message is refused.
+   * session. With an idempotency key, a repeat of the same message answers what the first one did and enters nothing;
+   * the same key with a different message is refused.
    */
   async send(sessionId: string, input: OutgoingMessage): Promise<SentMessage> {
-    if (input.idempotencyKey !== undefined && input.clientTimeZone === undefined) throw new Error('an idempotency key needs the client zone of the message')
     const rpcId = input.idempotencyKey === undefined ? randomId('rpc-') : keyedRpcId(input.idempotencyKey)
     return (await this.command(sessionId, 'send', { input, rpcId, messageId: randomId('msg-') })) as SentMessage
   }
 
   /**
-   * Enters a keyed message once. The session's own record of keyed messages (a fold of its log, so it holds across
-   * restarts and replicas) tells a repeat from a new message; a repeat answers only once the first is durable (it may
-   * still be being written), and fails as the first did when its write failed.
+   * The answer to a send whose rpcId the session knows (its fold of sent messages, so across restarts and replicas):
+   * the first answer once that message is durable (it may still be being written; a failed write fails this too), or a
+   * refusal when the same key came with a different message.
    */
-  private async sendOnce(session: Session, input: OutgoingMessage, rpcId: string, enter: () => Promise<SentMessage>): Promise<SentMessage> {
-    const earlier = session.fold(keyedSendsFold).get(rpcId)
-    if (earlier === undefined) return enter()
+  private async sentAlready(session: Session, input: OutgoingMessage, rpcId: string, earlier: SentRecord): Promise<SentMessage> {
     if (earlier.text !== input.text || earlier.target !== targetOf(input) || earlier.clientTimeZone !== input.clientTimeZone) {
       throw new HostError('idempotency-key-reused', `Idempotency-Key ${JSON.stringify(input.idempotencyKey)} was already used for a different message`, {
         messageId: earlier.messageId,

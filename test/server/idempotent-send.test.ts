@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { KEYED_SENDS_KEPT, keyedSendsFold } from '../../src/host/folds.ts'
+import { SENT_KEPT, sentFold } from '../../src/host/folds.ts'
 import { ScriptedModel } from '../../src/host/models/scripted.ts'
 import type { SessionEvent } from '../../src/protocol/events.ts'
 import { createApp } from '../../src/server/app.ts'
@@ -209,30 +209,31 @@ describe('a repeated keyed message and the disk (SPEC 2.6)', () => {
   })
 })
 
-describe('the keyed-sends fold', () => {
-  const enqueued = (seq: number, rpcId: string, text = `message ${seq}`): SessionEvent => ({
+describe('the fold of sent messages', () => {
+  const enqueued = (seq: number, rpcId: string | null, text = `message ${seq}`): SessionEvent => ({
     seq,
     time: 0,
     type: 'inbox/enqueued',
     data: {
       target: 'next-turn',
-      message: { id: `msg-${seq}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user', rpcId, clientTimeZone: 'UTC' } },
+      message: { id: `msg-${seq}`, role: 'user', content: [{ type: 'text', text }], source: rpcId === null ? { kind: 'user' } : { kind: 'user', rpcId, clientTimeZone: 'UTC' } },
     },
   })
 
-  it(`keeps the newest ${KEYED_SENDS_KEPT} keyed messages, skips the others, and a key sent again counts as new`, () => {
-    let state = keyedSendsFold.init(header('s', 'UTC'))
-    state = keyedSendsFold.apply(state, enqueued(0, 'key-oldest'))
-    state = keyedSendsFold.apply(state, enqueued(1, 'rpc-not-keyed'))
-    state = keyedSendsFold.apply(state, enqueued(2, 'key-again'))
-    for (let i = 0; i < KEYED_SENDS_KEPT - 2; i++) state = keyedSendsFold.apply(state, enqueued(3 + i, `key-${i}`))
-    expect(state.size).toBe(KEYED_SENDS_KEPT)
+  it(`keeps the newest ${SENT_KEPT} messages sent with an rpcId, keyed or not, skips one without, and a key sent again counts as new`, () => {
+    let state = sentFold.init(header('s', 'UTC'))
+    state = sentFold.apply(state, enqueued(0, 'key-oldest'))
+    state = sentFold.apply(state, enqueued(1, null))
+    state = sentFold.apply(state, enqueued(2, 'key-again'))
+    state = sentFold.apply(state, enqueued(3, 'rpc-made-by-the-server'))
+    for (let i = 0; i < SENT_KEPT - 3; i++) state = sentFold.apply(state, enqueued(4 + i, `key-${i}`))
+    expect(state.size).toBe(SENT_KEPT)
     expect(state.get('key-oldest')).toEqual({ messageId: 'msg-0', target: 'next-turn', text: 'message 0', clientTimeZone: 'UTC' })
-    expect(state.has('rpc-not-keyed')).toBe(false)
-    // a key that entered again is the newest; one more keyed message and the oldest is forgotten
-    state = keyedSendsFold.apply(state, enqueued(5000, 'key-again', 'later'))
-    state = keyedSendsFold.apply(state, enqueued(5001, 'key-newest'))
-    expect(state.size).toBe(KEYED_SENDS_KEPT)
+    expect(state.get('rpc-made-by-the-server')).toEqual({ messageId: 'msg-3', target: 'next-turn', text: 'message 3', clientTimeZone: 'UTC' })
+    // a key that entered again is the newest; one more message and the oldest is forgotten
+    state = sentFold.apply(state, enqueued(5000, 'key-again', 'later'))
+    state = sentFold.apply(state, enqueued(5001, 'key-newest'))
+    expect(state.size).toBe(SENT_KEPT)
     expect(state.has('key-oldest')).toBe(false)
     expect(state.get('key-again')).toEqual({ messageId: 'msg-5000', target: 'next-turn', text: 'later', clientTimeZone: 'UTC' })
     expect([...state.keys()].slice(-2)).toEqual(['key-again', 'key-newest'])
