@@ -232,10 +232,10 @@ const NEXT_CLOCK = new RegExp(`(?:,|and|&)\\s*${CLOCK_OR_WORD}`, 'gi')
 
 /** The times of day a clock list names, in order, each once; null when one is not a time. */
 function clockList(match: RegExpExecArray, evening: boolean): Clock[] | null {
-  const read = (m: RegExpExecArray | RegExpMatchArray, at: number): Clock | null =>
-    m[at + 3] === undefined ? clockOf(m[at], m[at + 1], m[at + 2], evening) : clockOrWord(m[at + 3], m[at], m[at + 1], m[at + 2])
-  const clocks = [read(match, 1)]
-  for (const more of match[5].matchAll(NEXT_CLOCK)) clocks.push(read(more, 1))
+  // groups 1–3 are the clock, 4 a word (noon, midnight), in the list's first time and in each one after it
+  const read = (m: RegExpExecArray | RegExpMatchArray): Clock | null => (m[4] === undefined ? clockOf(m[1], m[2], m[3], evening) : clockOrWord(m[4], m[1], m[2], m[3]))
+  const clocks = [read(match)]
+  for (const more of match[5].matchAll(NEXT_CLOCK)) clocks.push(read(more))
   if (clocks.some((c) => c === null)) return null
   const seen = new Map<number, Clock>()
   for (const clock of clocks as Clock[]) seen.set(clock.hour * 60 + clock.minute, clock)
