@@ -264,35 +264,39 @@ export function createApp(deps: AppDeps): Hono {
 
   app.post('/api/sessions/:id/schedules', async (c) => {
     const id = sessionIdParam(c)
+    const key = idempotencyKey(c)
     const body = await bodyObject(c, createArgsSchema, true)
     schedules()
-    return scheduleAnswer(c, (await host.command(id, 'schedule.create', body)) as ScheduleAnswer, 201)
+    return scheduleAnswer(c, (await host.command(id, 'schedule.create', { fields: body, key })) as ScheduleAnswer, 201)
   })
 
   app.patch('/api/sessions/:id/schedules/:scheduleId', async (c) => {
     const id = sessionIdParam(c)
+    const key = idempotencyKey(c)
     const body = await bodyObject(c, updateBody, true)
     const scheduleId = c.req.param('scheduleId') ?? ''
     schedules()
-    return scheduleAnswer(c, (await host.command(id, 'schedule.update', { id: scheduleId, fields: body })) as ScheduleAnswer, 200)
+    return scheduleAnswer(c, (await host.command(id, 'schedule.update', { id: scheduleId, fields: body, key })) as ScheduleAnswer, 200)
   })
 
   app.post('/api/sessions/:id/schedules/:scheduleId/snooze', async (c) => {
     const id = sessionIdParam(c)
+    const key = idempotencyKey(c)
     const body = await bodyObject(c, snoozeBody, false)
     const scheduleId = c.req.param('scheduleId') ?? ''
     schedules()
-    return scheduleAnswer(c, (await host.command(id, 'schedule.snooze', { id: scheduleId, seconds: body.seconds as number })) as ScheduleAnswer, 201)
+    return scheduleAnswer(c, (await host.command(id, 'schedule.snooze', { id: scheduleId, seconds: body.seconds as number, key })) as ScheduleAnswer, 201)
   })
 
   app.delete('/api/sessions/:id/schedules/:scheduleId', async (c) => {
     const scheduleId = c.req.param('scheduleId') ?? ''
     const id = sessionIdParam(c)
+    const key = idempotencyKey(c)
     if (!deps.schedules) {
       await host.describe(id)
       return c.json({ id: scheduleId, deleted: false })
     }
-    return c.json(await host.command(id, 'schedule.delete', { id: scheduleId }))
+    return c.json(await host.command(id, 'schedule.delete', { id: scheduleId, key }))
   })
 
   app.all('/api/*', (c) => errorResponse(c, new ApiError('not-found', `no route ${c.req.method} ${c.req.path}`)))

@@ -1,5 +1,6 @@
 import type { CommandContext, Host, SessionView } from '../host/index.ts'
 import type { EarlierRequest, ScheduleService, ServiceResult } from '../schedule/index.ts'
+import { KeyedRequests } from './keyed-requests.ts'
 
 /** A Schedule answer as it travels between replicas: the view, or the domain error's code, message and details. */
 export type ScheduleAnswer =
@@ -16,6 +17,8 @@ function packed(result: ServiceResult): ScheduleAnswer {
  * replica runs it on the replica that holds the session (SPEC 14.3).
  */
 export function registerScheduleCommands(host: Host, service: ScheduleService): void {
+  const keyed = new KeyedRequests()
+  const made = (answer: ScheduleAnswer): string | null => (answer.ok ? (answer.view as { id: string }).id : null)
   // a create, snooze or delete run again after the owner that first ran it died before answering answers
   // what that run did, instead of making a second reminder (or answering that the deleted one is not found)
   const once = <T>(session: SessionView, context: CommandContext, request: EarlierRequest, run: () => Promise<T>): Promise<T | ScheduleAnswer | { id: string; deleted: true }> => {
@@ -25,19 +28,22 @@ export function registerScheduleCommands(host: Host, service: ScheduleService): 
   }
   host.registerCommand('schedule.list', async (session) => service.list(session))
   host.registerCommand('schedule.delete', async (session, args, context) => {
-    const { id } = args as { id: string }
-    return once(session, context, { operation: 'delete', id }, () => service.delete(session, id))
+    const { id, key } = args as { id: string; key?: string }
+    const request: EarlierRequest = { operation: 'delete', id }
+    return keyed.once(session.id, key, request, () => id, () => once(session, context, request, () => service.delete(session, id)))
   })
   host.registerCommand('schedule.create', async (session, args, context) => {
-    const fields = args as Record<string, unknown>
-    return once(session, context, { operation: 'create', fields }, async () => packed(await service.create(session, fields)))
+    const { fields, key } = args as { fields: Record<string, unknown>; key?: string }
+    const request: EarlierRequest = { operation: 'create', fields }
+    return keyed.once(session.id, key, request, made, async () => (await once(session, context, request, async () => packed(await service.create(session, fields)))) as ScheduleAnswer)
   })
   host.registerCommand('schedule.update', async (session, args) => {
-    const { id, fields } = args as { id: string; fields: Record<string, unknown> }
-    return packed(await service.update(session, id, fields))
+    const { id, fields, key } = args as { id: string; fields: Record<string, unknown>; key?: string }
+    return keyed.once(session.id, key, { operation: 'update', id, fields }, made, async () => packed(await service.update(session, id, fields)))
   })
   host.registerCommand('schedule.snooze', async (session, args, context) => {
-    const { id, seconds } = args as { id: string; seconds: number }
-    return once(session, context, { operation: 'snooze', id, seconds }, async () => packed(await service.snooze(session, id, seconds)))
+    const { id, seconds, key } = args as { id: string; seconds: number; key?: string }
+    const request: EarlierRequest = { operation: 'snooze', id, seconds }
+    return keyed.once(session.id, key, request, made, async () => (await once(session, context, request, async () => packed(await service.snooze(session, id, seconds)))) as ScheduleAnswer)
   })
 }

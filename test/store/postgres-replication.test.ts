@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Host, PostgresStore, SCHEMA, type Replication, type SessionWriter, type StoredSummary } from '../../src/host/index.ts'
 import { ScriptedModel } from '../../src/host/models/scripted.ts'
-import { composeHost } from '../../src/server/compose.ts'
+import { createApp } from '../../src/server/app.ts'
+import { compose, composeHost } from '../../src/server/compose.ts'
+import { apiError, call } from '../server/app-harness.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { event, header } from './fixtures.ts'
@@ -308,6 +310,48 @@ describe('a keyed send through several replicas (SPEC 14.3)', () => {
     } finally {
       await b.close()
       await a.close()
+    }
+  })
+})
+
+describe('a keyed reminder through several replicas (SPEC 14.3)', () => {
+  it('makes a reminder once whichever replica its repeats reach, the owner or one that forwards it', async () => {
+    const db = await freshDatabase()
+    const replica = async (owner: string) => {
+      const { host, schedules } = await compose({
+        dataDir: await tempDir(`sw-keyed-reminder-${owner}-`),
+        model: new ScriptedModel(),
+        store: await PostgresStore.open({ url: db.url, replica: { owner, leaseMs: 3000 } }),
+        log: () => undefined,
+      })
+      return { host, app: createApp({ host, schedules }) }
+    }
+    const a = await replica('a')
+    const b = await replica('b')
+    try {
+      await a.host.createSession({ id: 's', timeZone: 'UTC' })
+      const create = (app: typeof a.app, fields: Record<string, unknown>) =>
+        call(app, 'POST', '/api/sessions/s/schedules', fields, { 'idempotency-key': 'reminder-1' })
+      const fields = { prompt: 'water the plants', after_seconds: 3600 }
+      const forwarded = await create(b.app, fields)
+      expect(forwarded).toMatchObject({ status: 201, body: { schedule: { id: 'schedule-1', prompt: 'water the plants', afterSeconds: 3600 } } })
+      expect([await create(b.app, fields), await create(a.app, fields)]).toEqual([forwarded, forwarded])
+      expect(await create(b.app, { ...fields, after_seconds: 60 })).toEqual({
+        status: 422,
+        body: apiError('idempotency-key-reused', 'Idempotency-Key "reminder-1" was already used for a different request', { scheduleId: 'schedule-1' }),
+      })
+      // b's requests went to a, which holds the session, as commands
+      const { rows: commands } = await db.admin(`SELECT body FROM ${SCHEMA}.commands WHERE session_id = 's' ORDER BY id`)
+      expect(commands.map((row: { body: string }) => JSON.parse(row.body) as unknown)).toEqual([
+        { name: 'schedule.create', args: { fields, key: 'reminder-1' } },
+        { name: 'schedule.create', args: { fields, key: 'reminder-1' } },
+        { name: 'schedule.create', args: { fields: { ...fields, after_seconds: 60 }, key: 'reminder-1' } },
+      ])
+      const { rows } = await db.admin(`SELECT event_json FROM ${SCHEMA}.events WHERE session_id = 's' AND type = 'schedule/change'`)
+      expect(rows.map((row: { event_json: string }) => (JSON.parse(row.event_json) as { data: { operation: string } }).data.operation)).toEqual(['create'])
+    } finally {
+      await b.host.close()
+      await a.host.close()
     }
   })
 })
