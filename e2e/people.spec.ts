@@ -265,6 +265,74 @@ test('a reminder snoozed in one tab is snoozed in the other tabs of the browser:
   expect((await fetchSchedules(server.url, id)).map((s) => s.id)).toEqual(['schedule-2'])
 })
 
+test('a Snooze whose answer was lost is said to be unconfirmed; snoozing again, and snoozing the same reminder in another browser, snooze it once', async ({
+  zones,
+  servers,
+}) => {
+  const server = await servers.start({ script: dueSoonScript('Check the oven', 3, 'Noted.', 'Reminder: check the oven.') })
+  const laptop = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(laptop)
+  // another browser (its own storage: the laptop's marks never reach it) on the same Session
+  const phone = await zones.open('Europe/Berlin', laptop.url(), { viewport: PHONE })
+  await sendMessage(laptop, 'Remind me in 3 seconds to check the oven')
+  await expect(laptop.getByTestId('reminder-due')).toContainText('Check the oven', { timeout: 20_000 })
+
+  // the snooze reaches the server, which makes it; its answer never reaches the page
+  let reached = 0
+  await laptop.route('**/snooze', async (route) => {
+    reached++
+    await route.fetch()
+    await route.abort('connectionreset')
+  })
+  const card = laptop.getByTestId('reminder-due')
+  await card.getByTestId('reminder-snooze').click()
+  await expect(card.getByRole('alert')).toHaveText('Not confirmed: Cannot reach the server. Snooze it again; it will be snoozed once.')
+  expect(reached).toBe(1)
+  await expect.poll(async () => (await fetchSchedules(server.url, id)).map((s) => s.id)).toEqual(['schedule-2'])
+  const [snoozed] = await fetchSchedules(server.url, id)
+  await laptop.unroute('**/snooze')
+  await card.getByTestId('reminder-snooze').click()
+  const said = snoozedSaid(snoozed.scheduledAt as string, 'Europe/Berlin')
+  await expect(card.getByRole('status')).toHaveText(said)
+
+  // the phone still offers Snooze for the same occurrence; its snooze is the one already made
+  const phoneCard = phone.getByTestId('reminder-due')
+  await expect(phoneCard).toContainText('Check the oven')
+  await phoneCard.getByTestId('reminder-snooze').click()
+  await expect(phoneCard.getByRole('status')).toHaveText(said)
+  expect(await fetchSchedules(server.url, id)).toEqual([snoozed])
+  const { events } = await readSessionFile(server.dataDir, id)
+  expect(scheduleChanges(events).map((c) => c.operation)).toEqual(['create', 'dispatch', 'create'])
+})
+
+test('a reminder made from the form whose answer was lost is said to be unconfirmed, and creating it again makes it once', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('Asia/Tokyo', server.url)
+  const id = await createSessionFromUi(page)
+  await page.getByTestId('reminder-new').click()
+  const form = page.getByTestId('reminder-form')
+  await form.getByTestId('reminder-prompt').fill('water the plants')
+  await form.getByTestId('reminder-kind').selectOption('after')
+  await form.getByTestId('reminder-amount').fill('2')
+  await form.getByTestId('reminder-unit').selectOption('h')
+  let reached = 0
+  await page.route('**/schedules', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue()
+    reached++
+    await route.fetch()
+    await route.abort('connectionreset')
+  })
+  await form.getByTestId('reminder-save').click()
+  await expect(form.getByRole('alert')).toHaveText('Not confirmed: Cannot reach the server. Create it again; it will not appear twice.')
+  expect(reached).toBe(1)
+  await page.unroute('**/schedules')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  await expect(page.getByTestId('reminder')).toHaveCount(1)
+  await expect(page.getByTestId('reminder')).toContainText('water the plants')
+  expect((await fetchSchedules(server.url, id)).map((s) => [s.id, s.prompt, s.afterSeconds])).toEqual([['schedule-1', 'water the plants', 7200]])
+})
+
 test('Open on a toast goes to the Session; Done on the due card dismisses the notice', async ({ zones, servers }) => {
   const server = await servers.start({ script: dueSoonScript('Call Ana', 3, 'Noted.', 'Reminder: call Ana.') })
   const page = await zones.open('Asia/Shanghai', server.url)

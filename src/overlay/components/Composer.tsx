@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
-import { ApiError, errorMessage, newIdempotencyKey } from '../data/http.ts'
+import { answerLost, errorMessage, newIdempotencyKey } from '../data/http.ts'
 import { useCancelTurn, useSendMessage, type SendMode } from '../data/queries.ts'
 import { COMPOSER_ID, takePendingComposerFocus } from '../lib/focus.ts'
 
@@ -11,7 +11,7 @@ export const OFFLINE_REASON = 'Offline: sending and stopping wait until the serv
 
 /** What a failed send says: with no answer the server may have it (sending it again enters it once), else it was refused. */
 function sendFailure(error: unknown): string {
-  if (error instanceof ApiError && error.status === 0) return `Not confirmed: ${errorMessage(error)} Send it again; it will not appear twice.`
+  if (answerLost(error)) return `Not confirmed: ${errorMessage(error)} Send it again; it will not appear twice.`
   return `Not sent: ${errorMessage(error)}`
 }
 

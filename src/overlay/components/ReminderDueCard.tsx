@@ -1,5 +1,5 @@
 import { memo } from 'react'
-import { errorMessage } from '../data/http.ts'
+import { snoozeFailure } from '../data/http.ts'
 import { markDone, markSnoozed, noticeKey } from '../data/notices.ts'
 import { useSnooze } from '../data/queries.ts'
 import { instantMs } from '../lib/countdown.ts'
@@ -65,7 +65,7 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
             disabled={snooze.isPending || context.offline}
             onClick={() =>
               snooze.mutate(
-                { sessionId: context.sessionId, scheduleId },
+                { sessionId: context.sessionId, scheduleId, occurrenceAt: reminder.occurrenceAt },
                 { onSuccess: (view) => markSnoozed(key, view.scheduledAt) },
               )
             }
@@ -79,7 +79,7 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
       )}
       {snooze.isError && (
         <p className="notice notice-error" role="alert">
-          Could not snooze: {errorMessage(snooze.error)}
+          {snoozeFailure(snooze.error)}
         </p>
       )}
     </div>

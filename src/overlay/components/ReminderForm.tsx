@@ -1,5 +1,5 @@
-import { useId, useState, type FormEvent } from 'react'
-import { ApiError, errorMessage } from '../data/http.ts'
+import { useId, useRef, useState, type FormEvent } from 'react'
+import { answerLost, ApiError, errorMessage, newIdempotencyKey } from '../data/http.ts'
 import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
 import { askNotificationPermissionOnce } from '../lib/notifications.ts'
 import { draftFields, draftProblem, draftOf, editFields, newDraft, saveFailure, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
@@ -34,6 +34,8 @@ export function ReminderForm({
   const defaultZone = editing?.zone ?? sessionZone ?? browserZone ?? 'UTC'
   const [draft, setDraft] = useState<ReminderDraft>(() => (editing === null ? newDraft(defaultZone, Date.now()) : draftOf(editing.view, defaultZone)))
   const [shown, setShown] = useState(false)
+  // the key of the request last sent: kept while the same request is sent again (its answer was lost), so it is done once
+  const held = useRef<{ sent: string; key: string } | null>(null)
   const create = useCreateSchedule(sessionId)
   const update = useUpdateSchedule(sessionId)
   const pending = create.isPending || update.isPending
@@ -57,11 +59,14 @@ export function ReminderForm({
     setShown(true)
     if (problem !== null || pending || offline) return
     const fields = editing === null ? draftFields(draft) : editFields(draft, editing.view)
+    const sent = JSON.stringify(fields)
+    const key = held.current !== null && held.current.sent === sent ? held.current.key : newIdempotencyKey()
+    held.current = { sent, key }
     if (editing === null) {
       askNotificationPermissionOnce()
-      create.mutate(fields, { onSuccess: ({ schedule }) => onDone(schedule.id) })
+      create.mutate({ fields, key }, { onSuccess: ({ schedule }) => onDone(schedule.id) })
     } else {
-      update.mutate({ scheduleId: editing.view.id, fields }, { onSuccess: ({ schedule }) => onDone(schedule.id) })
+      update.mutate({ scheduleId: editing.view.id, fields, key }, { onSuccess: ({ schedule }) => onDone(schedule.id) })
     }
   }
 
@@ -161,7 +166,9 @@ export function ReminderForm({
       )}
       {failure !== null && (
         <p className="notice notice-error" role="alert">
-          Not saved: {failure instanceof ApiError ? saveFailure(failure.code, failure.message, draft, locale, Date.now()) : errorMessage(failure)}
+          {answerLost(failure)
+            ? `Not confirmed: ${errorMessage(failure)} ${editing === null ? 'Create it again; it will not appear twice.' : 'Save it again; it will be changed once.'}`
+            : `Not saved: ${failure instanceof ApiError ? saveFailure(failure.code, failure.message, draft, locale, Date.now()) : errorMessage(failure)}`}
         </p>
       )}
       <div className="actions">

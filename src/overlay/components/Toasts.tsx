@@ -1,4 +1,4 @@
-import { errorMessage } from '../data/http.ts'
+import { snoozeFailure } from '../data/http.ts'
 import { dismissAllToasts, dismissToast, markSnoozed, useToasts, type DueNotice } from '../data/notices.ts'
 import { useSession, useSnooze } from '../data/queries.ts'
 import { useMediaQuery } from '../hooks/use-media-query.ts'
@@ -45,7 +45,7 @@ function Toast({
       )}
       {snooze.isError && (
         <p className="notice notice-error" role="alert">
-          Could not snooze: {errorMessage(snooze.error)}
+          {snoozeFailure(snooze.error)}
         </p>
       )}
       <div className="actions">
@@ -67,7 +67,7 @@ function Toast({
           className="button button-small"
           data-testid="reminder-snooze"
           disabled={snooze.isPending || offline}
-          onClick={() => snooze.mutate({ sessionId: notice.sessionId, scheduleId: notice.scheduleId }, { onSuccess: (view) => markSnoozed(notice.key, view.scheduledAt) })}
+          onClick={() => snooze.mutate({ sessionId: notice.sessionId, scheduleId: notice.scheduleId, occurrenceAt: notice.occurrenceAt }, { onSuccess: (view) => markSnoozed(notice.key, view.scheduledAt) })}
         >
           {snooze.isPending ? 'Snoozing…' : 'Snooze 10 min'}
         </button>

@@ -77,6 +77,17 @@ export function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')
 }
 
+/** Whether a request went unanswered (the connection failed): the server may have done it, and a keyed repeat does it once. */
+export function answerLost(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 0
+}
+
+/** What a failed Snooze says: with no answer it may have been snoozed (snoozing again snoozes once), else why not. */
+export function snoozeFailure(error: unknown): string {
+  if (answerLost(error)) return `Not confirmed: ${errorMessage(error)} Snooze it again; it will be snoozed once.`
+  return `Could not snooze: ${errorMessage(error)}`
+}
+
 /** The text a person sees for any error. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.message

@@ -235,23 +235,30 @@ export type ReminderFields = {
   time_zone?: string
 }
 
-/** Creates a reminder without the model (`POST /schedules`). */
+/**
+ * Creates a reminder without the model (`POST /schedules`). `key` names this request to the server (`Idempotency-Key`):
+ * sent again under the same key, after an answer that was lost, it makes the reminder once.
+ */
 export function useCreateSchedule(id: string) {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (fields: ReminderFields) =>
-      apiRequest<ScheduleResponse>(sessionApiPath(id, '/schedules'), { method: 'POST', body: fields }),
+    mutationFn: ({ fields, key }: { fields: ReminderFields; key: string }) =>
+      apiRequest<ScheduleResponse>(sessionApiPath(id, '/schedules'), { method: 'POST', body: fields, headers: { 'idempotency-key': key } }),
     onSuccess: ({ schedule }) => upsertSchedule(client, id, schedule),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.schedules(id) }),
   })
 }
 
-/** Changes a reminder (`PATCH /schedules/:scheduleId`). */
+/** Changes a reminder (`PATCH /schedules/:scheduleId`), once per `key` (as a create). */
 export function useUpdateSchedule(id: string) {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: ({ scheduleId, fields }: { scheduleId: string; fields: ReminderFields }) =>
-      apiRequest<ScheduleResponse>(sessionApiPath(id, `/schedules/${encodeURIComponent(scheduleId)}`), { method: 'PATCH', body: fields }),
+    mutationFn: ({ scheduleId, fields, key }: { scheduleId: string; fields: ReminderFields; key: string }) =>
+      apiRequest<ScheduleResponse>(sessionApiPath(id, `/schedules/${encodeURIComponent(scheduleId)}`), {
+        method: 'PATCH',
+        body: fields,
+        headers: { 'idempotency-key': key },
+      }),
     onSuccess: ({ schedule }) => upsertSchedule(client, id, schedule),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.schedules(id) }),
   })
@@ -260,21 +267,38 @@ export function useUpdateSchedule(id: string) {
 /** How long Snooze defers a reminder (10 min). */
 export const SNOOZE_FOR_SECONDS = 600
 
-/** Snoozes a reminder of any Session: a new one-off reminder with the same prompt, 10 minutes from now. */
-export async function snoozeSchedule(client: QueryClient, sessionId: string, scheduleId: string, seconds = SNOOZE_FOR_SECONDS): Promise<ScheduleView> {
-  const { schedule } = await apiRequest<ScheduleResponse>(
-    sessionApiPath(sessionId, `/schedules/${encodeURIComponent(scheduleId)}/snooze`),
-    { method: 'POST', body: { seconds } },
-  )
+/**
+ * Snoozes one occurrence of a reminder of any Session: a new one-off reminder with the same prompt, 10 minutes from now.
+ * Its key is the occurrence's, so a Snooze sent again (its answer lost, or clicked in another tab, or on another device
+ * while the server holds the Session) snoozes it once and answers with that one snooze.
+ */
+export async function snoozeSchedule(
+  client: QueryClient,
+  sessionId: string,
+  scheduleId: string,
+  occurrenceAt: string,
+  seconds = SNOOZE_FOR_SECONDS,
+): Promise<ScheduleView> {
+  const { schedule } = await apiRequest<ScheduleResponse>(sessionApiPath(sessionId, `/schedules/${encodeURIComponent(scheduleId)}/snooze`), {
+    method: 'POST',
+    body: { seconds },
+    headers: { 'idempotency-key': snoozeKey(scheduleId, occurrenceAt, seconds) },
+  })
   upsertSchedule(client, sessionId, schedule)
   void client.invalidateQueries({ queryKey: queryKeys.schedules(sessionId) })
   return schedule
+}
+
+/** The key of a snooze of one occurrence (ids and instants are made of characters a key may hold). */
+export function snoozeKey(scheduleId: string, occurrenceAt: string, seconds: number): string {
+  return `snooze:${scheduleId}:${occurrenceAt}:${seconds}`
 }
 
 /** Snooze as a mutation, for buttons that show progress and errors. */
 export function useSnooze() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: ({ sessionId, scheduleId }: { sessionId: string; scheduleId: string }) => snoozeSchedule(client, sessionId, scheduleId),
+    mutationFn: ({ sessionId, scheduleId, occurrenceAt }: { sessionId: string; scheduleId: string; occurrenceAt: string }) =>
+      snoozeSchedule(client, sessionId, scheduleId, occurrenceAt),
   })
 }
