@@ -81,9 +81,26 @@ test('on a phone the zones and the disagreement banner stay in view, reminders l
   await phone.getByTestId('reminders-toggle').click()
   await expect(phone.getByTestId('reminders-drawer')).toBeVisible()
   await expect(phone.getByTestId('reminders-drawer').getByTestId('reminder')).toContainText('water the plants')
+  // the drawer takes focus, leaves the zones and the banner in view, and the conversation behind it out of reach
+  await expect(phone.getByTestId('reminders-drawer').getByRole('button', { name: 'Close' })).toBeFocused()
+  for (const testId of ['session-zone', 'browser-zone', 'zone-disagreement']) expect(await inViewport(phone, testId), `${testId} in view beside the drawer`).toBe(true)
+  await expect(phone.locator('.chat')).toHaveAttribute('inert', '')
   await expectAccessible(phone, testInfo, 'phone-reminders-drawer')
   await phone.keyboard.press('Escape')
   await expect(phone.getByTestId('reminders-drawer')).toBeHidden()
+  // and gives focus back to its button
+  await expect(phone.getByTestId('reminders-toggle')).toBeFocused()
+  await expect(phone.locator('.chat')).not.toHaveAttribute('inert')
+
+  // a phone on its side, and a laptop at 200% zoom: the conversation keeps most of the screen, the zones and the composer stay in view
+  for (const viewport of [{ width: 667, height: 375 }, { width: 640, height: 400 }]) {
+    await phone.setViewportSize(viewport)
+    const boxes = await Promise.all(['session-zone', 'browser-zone', 'zone-disagreement', 'composer-send'].map((testId) => phone.getByTestId(testId).boundingBox()))
+    for (const box of boxes) expect(box !== null && box.y >= 0 && box.y + box.height <= viewport.height, `${JSON.stringify(viewport)}: ${JSON.stringify(box)}`).toBe(true)
+    const conversation = await phone.getByRole('region', { name: 'Conversation' }).boundingBox()
+    expect(conversation !== null && conversation.height / viewport.height, `${JSON.stringify(viewport)}: conversation ${JSON.stringify(conversation)}`).toBeGreaterThanOrEqual(0.4)
+  }
+  await phone.setViewportSize(PHONE)
 
   const dark = await zones.open('America/New_York', shanghai.url(), { colorScheme: 'dark' })
   await expect(dark.getByTestId('message-assistant').last()).toBeVisible()
@@ -300,12 +317,15 @@ test('a model that streams slowly shows its text progressively before the durabl
   await waitForTurnEnds(server.url, id, 1)
 })
 
-test('a Session can be renamed, and untitled Sessions are told apart by when they started', async ({ zones, servers }) => {
+test('a Session can be renamed, and untitled Sessions are told apart by when they started', async ({ zones, servers }, testInfo) => {
   const server = await servers.start()
   const page = await zones.open('Asia/Tokyo', server.url, { locale: 'en-GB' })
   const first = await createSessionFromUi(page)
   await expect(page.getByTestId('session-title')).toHaveText(/^Started today \d{2}:\d{2}$/)
   await page.getByTestId('session-rename').click()
+  // while it is renamed the page keeps its heading
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Started today \d{2}:\d{2}$/)
+  await expectAccessible(page, testInfo, 'renaming')
   await page.getByTestId('session-rename-input').fill('Trip to Kyoto')
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('session-title')).toHaveText('Trip to Kyoto')
@@ -316,4 +336,18 @@ test('a Session can be renamed, and untitled Sessions are told apart by when the
 
   await page.reload()
   await expect(page.getByTestId('session-title')).toHaveText('Trip to Kyoto')
+})
+
+test('a link to a Session that does not exist says so plainly, with a heading, a way back and a skip link that lands', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
+  const page = await zones.open('Europe/Berlin', `${server.url}/s/no-such-session`, { viewport: PHONE })
+  await expect(page.getByRole('alert')).toHaveText('Session not found.No session has the id “no-such-session”.Back to sessions')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Session not found')
+  await expectAccessible(page, testInfo, 'session-not-found')
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('#main')).toBeFocused()
+  await page.getByRole('button', { name: 'Back to sessions' }).click()
+  await page.waitForURL(`${server.url}/`)
 })

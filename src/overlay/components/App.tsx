@@ -34,6 +34,8 @@ export function App() {
   const browserZone = useBrowserZone()
   const locale = useLocale()
   const offline = useOffline()
+  // a Session that could not be loaded has no message box to skip to
+  const toComposer = useSession(sessionId ?? '', sessionId !== null).isError === false && sessionId !== null
   const live = useAppStream((notice: DueNotice) => notifyDue(`Reminder: ${notice.prompt}`, 'Schedule Web', notice.key, () => openSession(notice.sessionId)))
   useDocumentTitle(sessionId, browserZone, locale)
 
@@ -48,14 +50,14 @@ export function App() {
     <>
       <a
         className="skip-link"
-        href={sessionId === null ? '#main' : `#${COMPOSER_ID}`}
+        href={toComposer ? `#${COMPOSER_ID}` : '#main'}
         onClick={(event) => {
           event.preventDefault()
           if (document.getElementById(COMPOSER_ID) !== null) focusComposer()
           else document.getElementById('main')?.focus()
         }}
       >
-        {sessionId === null ? 'Skip to content' : 'Skip to the message box'}
+        {toComposer ? 'Skip to the message box' : 'Skip to content'}
       </a>
       <div className="app">
         <SessionSidebar activeId={sessionId} browserZone={browserZone} live={live} onOpen={openSession} />

@@ -1,10 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { answerLost, errorMessage, newIdempotencyKey } from '../data/http.ts'
 import { useCancelTurn, useSendMessage, type SendMode } from '../data/queries.ts'
+import { useRootLength } from '../hooks/use-root-length.ts'
 import { COMPOSER_ID, takePendingComposerFocus } from '../lib/focus.ts'
 
 /** The CSS property holding the composer's height, which the toasts keep clear of. */
 const COMPOSER_HEIGHT = '--composer-height'
+const heightOf = (box: DOMRect) => box.height
 
 /** Why Send and Stop are unavailable while the server cannot be reached. */
 export const OFFLINE_REASON = 'Offline: sending and stopping wait until the server is reachable again.'
@@ -30,20 +32,7 @@ export function Composer({ sessionId, running, offline }: { sessionId: string; r
   }, [])
 
   // Toasts stand above the composer (its height grows with the text), never over Send.
-  const formRef = useRef<HTMLFormElement>(null)
-  useEffect(() => {
-    const form = formRef.current
-    if (form === null || typeof ResizeObserver === 'undefined') return
-    const root = document.documentElement
-    const place = () => root.style.setProperty(COMPOSER_HEIGHT, `${Math.ceil(form.getBoundingClientRect().height)}px`)
-    const observer = new ResizeObserver(place)
-    observer.observe(form)
-    place()
-    return () => {
-      observer.disconnect()
-      root.style.removeProperty(COMPOSER_HEIGHT)
-    }
-  }, [])
+  const formRef = useRootLength<HTMLFormElement>(COMPOSER_HEIGHT, heightOf)
 
   const { reset: resetSend } = send
   const { reset: resetCancel } = cancel

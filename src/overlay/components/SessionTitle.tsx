@@ -40,6 +40,10 @@ export function SessionTitle({ sessionId, name, title, offline }: { sessionId: s
   if (editing) {
     return (
       <form className="rename" onSubmit={onSubmit} aria-label="Rename this session">
+        {/* the page keeps its heading while its name is being changed */}
+        <h1 className="visually-hidden" dir="auto">
+          {name}
+        </h1>
         <label className="visually-hidden" htmlFor="session-title-input">
           Session name
         </label>

@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { SessionHeader, SessionSummary } from '../../protocol/index.ts'
 import { ApiError } from '../data/http.ts'
 import { useDone, useSnoozed } from '../data/notices.ts'
 import { useCancelTurn, useSchedules, useSendMessage, useSession, useSessionLog } from '../data/queries.ts'
 import { useSessionStream } from '../data/stream.ts'
 import { useStreamingText } from '../data/streaming-text.ts'
+import { useMediaQuery } from '../hooks/use-media-query.ts'
 import { useNow } from '../hooks/use-now.ts'
+import { useRootLength } from '../hooks/use-root-length.ts'
 import { sessionName } from '../lib/session-name.ts'
 import { Composer } from './Composer.tsx'
 import { Conversation } from './Conversation.tsx'
@@ -13,6 +15,12 @@ import { ErrorNotice } from './ErrorNotice.tsx'
 import { RemindersPanel } from './RemindersPanel.tsx'
 import { SessionTitle } from './SessionTitle.tsx'
 import { ZoneBar, ZoneDisagreement } from './ZoneBar.tsx'
+
+/** The CSS property holding where the Session's top (title, zones, disagreement banner) ends: toasts and the drawer stay below it. */
+const SESSION_TOP_BOTTOM = '--session-top-bottom'
+const bottomOf = (box: DOMRect) => box.bottom
+/** The drawer layout's breakpoint (styles.css: `@media (max-width: 1000px)`). */
+const DRAWER = '(max-width: 1000px)'
 
 /** The summary of a Session whose log page arrived before its summary: zone and creation from the header, no title, idle. */
 function provisionalSummary(header: SessionHeader | null, eventCount: number): SessionSummary | null {
@@ -46,6 +54,21 @@ export function SessionView({
   const reminders = useSchedules(sessionId).data?.length ?? 0
   const [drawer, setDrawer] = useState(false)
   const running = session.data?.status === 'running'
+  const top = useRootLength<HTMLDivElement>(SESSION_TOP_BOTTOM, bottomOf, '.main')
+  const drawerLayout = useMediaQuery(DRAWER)
+  const modal = drawer && drawerLayout
+  const toggleRef = useRef<HTMLButtonElement>(null)
+  const closeRef = useRef<HTMLButtonElement>(null)
+  const wasOpen = useRef(false)
+  // the drawer takes focus as it opens, and gives it back to its toggle as it closes (from within it, or when it was lost)
+  useEffect(() => {
+    if (modal) closeRef.current?.focus()
+    else if (wasOpen.current) {
+      const active = document.activeElement
+      if (active === null || active === document.body || document.getElementById('reminders-drawer')?.contains(active) === true) toggleRef.current?.focus()
+    }
+    wasOpen.current = modal
+  }, [modal])
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -76,6 +99,7 @@ export function SessionView({
     const missing = session.error instanceof ApiError && session.error.status === 404
     return (
       <div className="session">
+        <h1 className="visually-hidden">{missing ? 'Session not found' : 'Session not loaded'}</h1>
         <ZoneBar browserZone={browserZone} />
         {missing ? (
           <div className="notice notice-error" role="alert">
@@ -98,7 +122,7 @@ export function SessionView({
   const statusText = offline ? 'Status unknown' : session.data === undefined ? 'Loading…' : running ? 'Running' : 'Idle'
   return (
     <div className="session">
-      <div className="session-top">
+      <div className="session-top" ref={top}>
         <header className="session-head">
           <div className="session-title">
             <SessionTitle sessionId={sessionId} name={name} title={summary.title} offline={offline} />
@@ -117,6 +141,7 @@ export function SessionView({
             )}
           </div>
           <button
+            ref={toggleRef}
             type="button"
             className="button button-small drawer-toggle"
             aria-expanded={drawer}
@@ -131,7 +156,7 @@ export function SessionView({
         <ZoneDisagreement sessionZone={sessionZone} browserZone={browserZone} />
       </div>
       <div className="session-body">
-        <div className="chat">
+        <div className="chat" inert={modal}>
           {log.isPending && <p className="muted pad">Loading conversation…</p>}
           {log.isError && <ErrorNotice title="Could not load the conversation." error={log.error} onRetry={() => void log.refetch()} />}
           {log.isSuccess && (
@@ -157,7 +182,7 @@ export function SessionView({
           <Composer sessionId={sessionId} running={running} offline={offline} />
         </div>
         <aside id="reminders-drawer" className={`side${drawer ? ' side-open' : ''}`} data-testid="reminders-drawer" aria-label="Reminders">
-          <button type="button" className="button button-small drawer-close" onClick={() => setDrawer(false)}>
+          <button ref={closeRef} type="button" className="button button-small drawer-close" onClick={() => setDrawer(false)}>
             Close
           </button>
           <RemindersPanel sessionId={sessionId} sessionZone={sessionZone} browserZone={browserZone} locale={locale} offline={offline} />

@@ -38,7 +38,7 @@ function Toast({
         {notice.prompt}
       </p>
       {times?.own != null && (
-        <p className="small muted">
+        <p className="small muted toast-when">
           {times.own.when} · {times.own.place}
           {times.browser !== null && ` (${times.browser.when} · ${times.browser.place})`}
         </p>
@@ -79,9 +79,9 @@ function Toast({
   )
 }
 
-/** Toasts shown at once: the newest, above the composer; on a phone fewer, so they never cover the Session. */
+/** Toasts shown at once: the newest, above the composer; on a phone one, under the Session's zones, so the conversation keeps room. */
 const SHOWN_WIDE = 3
-const SHOWN_PHONE = 2
+const SHOWN_PHONE = 1
 /** The phone layout's breakpoint (styles.css: `@media (max-width: 800px)`). */
 const PHONE = '(max-width: 800px)'
 

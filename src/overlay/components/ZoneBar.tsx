@@ -52,7 +52,7 @@ export function ZoneDisagreement({ sessionZone, browserZone }: { sessionZone: st
   }
   return (
     <div className="banner banner-warning" role="status" data-testid="zone-disagreement" data-kind={agreement.kind}>
-      <strong>Time zones differ.</strong> {text}
+      <strong>Time zones differ.</strong> <span className="banner-detail">{text}</span>
     </div>
   )
 }
