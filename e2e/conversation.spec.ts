@@ -240,6 +240,7 @@ test('keyboard only: the message box one Tab away, focus after New session and a
       },
       { text: 'Two reminders are set.' },
       { text: 'Thinking very hard.', delayMs: 60_000 },
+      { text: 'Thought it over.' },
       { text: 'أهلاً! أنا بخير.' },
     ],
   })
@@ -282,6 +283,14 @@ test('keyboard only: the message box one Tab away, focus after New session and a
   await page.keyboard.press('Escape')
   await expect(page.getByTestId('turn-end')).toHaveAttribute('data-reason', 'aborted')
   await expect(page.getByTestId('session-status')).toHaveAttribute('data-status', 'idle')
+  // a stopped turn can be run again; Retry leaves focus in the message box, not on a button that goes away
+  await expect(page.getByTestId('turn-end')).toHaveText('Stopped.Retry')
+  await page.getByTestId('retry-turn').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('composer-input')).toBeFocused()
+  await expect(page.getByTestId('message-assistant').last()).toHaveText(/Thought it over\.$/)
+  await expect(page.getByTestId('message-user').last().locator('.msg-text')).toHaveText('Think about it for a long time')
+  await expect(page.getByTestId('retry-turn')).toHaveCount(0)
 
   await page.getByTestId('composer-input').focus()
   await page.keyboard.type('مرحبا! كيف حالك اليوم؟')

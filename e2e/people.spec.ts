@@ -1,6 +1,6 @@
 import { expect, test } from './support/fixtures.ts'
-import { createSessionFromUi, expectZone, PHONE, sendMessage, waitForTurnEnds } from './support/browser.ts'
-import { fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
+import { createSessionFromUi, expectZone, localClock, PHONE, sendMessage, waitForTurnEnds } from './support/browser.ts'
+import { fetchSchedules, personMessages, readSessionFile, scheduleChanges } from './support/log.ts'
 import { dueSoonScript } from './support/server.ts'
 
 const GERMAN_FULL = /^(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4} um \d{2}:\d{2}:\d{2} /
@@ -31,8 +31,10 @@ test('a de-DE browser in Kolkata reads German words on a 24-hour clock and “Ko
   await expectZone(newYork.getByTestId('session-zone'), canonical, 'Kolkata')
   await expect(newYork.getByTestId('reminder-own-time')).toHaveText(/^(today|tomorrow) \d{1,2}:\d{2} (AM|PM) · Kolkata$/)
   await expect(newYork.getByTestId('reminder-browser-time')).toHaveText(/^(yesterday|today|tomorrow) \d{1,2}:\d{2} (AM|PM) · New York, this browser$/)
-  await expect(newYork.getByTestId('message-user').locator('.stamp')).toHaveText(/^\d{1,2}:\d{2} (AM|PM)$/)
+  // beside the place it came from, a message's time is that place's
   await expect(newYork.getByTestId('message-user').locator('.msg-author')).toHaveText('Kolkata')
+  const [sent] = personMessages((await readSessionFile(server.dataDir, id)).events)
+  await expect(newYork.getByTestId('message-user').locator('.stamp')).toHaveText(localClock(sent.time, 'Asia/Kolkata', 'en-US'))
   await newYork.screenshot({ path: testInfo.outputPath('en-US-new-york.png') })
 })
 

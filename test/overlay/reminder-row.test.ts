@@ -120,6 +120,12 @@ describe('sessionName', () => {
     expect(sessionName({ id: 'abcdefghijkl', createdAt: created }, 'de-DE', 'Asia/Kolkata', created + 86_400_000)).toBe('Started gestern 16:00')
   })
 
+  it('isolates right-to-left words, so "Started" stays before them whatever their order', () => {
+    const created = Date.parse('2026-07-15T10:30:00Z')
+    const when = new Intl.RelativeTimeFormat('he-IL', { numeric: 'auto' }).format(0, 'day')
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: created }, 'he-IL', 'Asia/Jerusalem', created)).toMatch(new RegExp(`^Started \u2068[^\u2069]*${when}[^\u2069]*\u2069$`))
+  })
+
   it('tells a Session with a title of its own from one named by when it started', () => {
     expect([{ title: 'Trip' }, { title: ' x ' }, { title: '  ' }, { title: '' }, {}].map(isTitled)).toEqual([true, true, false, false, false])
   })

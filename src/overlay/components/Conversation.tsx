@@ -6,6 +6,7 @@ import { loadOlderEvents } from '../data/queries.ts'
 import type { StreamingText } from '../data/streaming-text.ts'
 import { queuedItems, type ConversationItem, type UserItem } from '../lib/conversation.ts'
 import { formatFull, formatStamp, zonePlace } from '../lib/display/index.ts'
+import { focusComposer } from '../lib/focus.ts'
 import { hasOlder, type SessionLog } from '../lib/session-log.ts'
 import { ReadingChip, type ReadingContext } from './ReadingChip.tsx'
 import { ReminderDueCard, type DueContext } from './ReminderDueCard.tsx'
@@ -51,8 +52,9 @@ function rowHeight(element: Element, entry: ResizeObserverEntry | undefined, ins
 }
 const OLDER_PX = 600
 
-function Stamp({ time, context }: { time: number; context: RowContext }) {
-  const zone = context.browserZone ?? 'UTC'
+/** When a message was sent: on this browser's clock, or on the clock of `zone`, the place it is shown beside. */
+function Stamp({ time, context, zone: named }: { time: number; context: RowContext; zone?: string }) {
+  const zone = named ?? context.browserZone ?? 'UTC'
   return (
     <time className="stamp" dateTime={new Date(time).toISOString()} title={`${formatFull(time, zone, context.locale)} · ${zonePlace(zone)}`}>
       {formatStamp(time, zone, context.locale, context.now)}
@@ -84,7 +86,8 @@ const UserMessage = memo(function UserMessage({ item, context }: { item: UserIte
         {item.mode === 'steer' && <span className="badge badge-neutral">steer</span>}
         {item.state === 'queued' && <span className="badge badge-neutral">waiting</span>}
         {item.state === 'dropped' && <span className="badge badge-neutral">dropped</span>}
-        <Stamp time={item.time} context={context} />
+        {/* beside the place it came from, its time is that place's: "Tokyo 14:35" is never New York's 00:35 */}
+        <Stamp time={item.time} context={context} {...(name !== 'You' && item.zone !== null ? { zone: item.zone } : {})} />
       </div>
       <p className="msg-text" dir="auto">
         {item.text}
@@ -103,7 +106,8 @@ function TurnEnd({ item, context }: { item: Extract<ConversationItem, { kind: 't
         : interrupted
           ? 'This turn was interrupted when the server stopped.'
           : `This turn failed${item.message === null ? '.' : `: ${item.message}`}`
-  const canRetry = item.reason === 'error' && item.prompt !== null && item.turn === context.lastTurn && !context.running
+  // a failed or stopped turn (the last one) can be run again
+  const canRetry = (item.reason === 'error' || item.reason === 'aborted') && item.prompt !== null && item.turn === context.lastTurn && !context.running
   return (
     <div className={`turn-end turn-end-${item.reason}`} data-testid="turn-end" data-reason={item.reason}>
       <span>{text}</span>
@@ -113,7 +117,12 @@ function TurnEnd({ item, context }: { item: Extract<ConversationItem, { kind: 't
           className="button button-small"
           data-testid="retry-turn"
           disabled={context.offline || context.retrying}
-          onClick={() => item.prompt !== null && context.onRetry(item.prompt, item.turn)}
+          onClick={() => {
+            if (item.prompt === null) return
+            context.onRetry(item.prompt, item.turn)
+            // the button goes away as the turn runs again: focus waits in the message box
+            focusComposer()
+          }}
         >
           {context.retrying ? 'Retrying…' : 'Retry'}
         </button>

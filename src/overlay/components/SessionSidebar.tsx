@@ -99,13 +99,13 @@ export function SessionSidebar({
                     </span>
                     <span className="session-item-meta">
                       <span title={session.timeZone ?? undefined}>{session.timeZone === null ? 'no zone' : zonePlace(session.timeZone)}</span>
-                      {/* "started", so that a time beside another zone's place is not read as that place's time; an untitled name says it already */}
+                      {/* beside the Session's place, when it started on that place's clock; an untitled name says it already */}
                       {isTitled(session) && (
                         <>
                           <span aria-hidden="true"> · </span>
                           started{' '}
-                          <time dateTime={new Date(session.createdAt).toISOString()} title={formatFull(session.createdAt, zone, locale)}>
-                            {formatStamp(session.createdAt, zone, locale, now)}
+                          <time dateTime={new Date(session.createdAt).toISOString()} title={formatFull(session.createdAt, session.timeZone ?? zone, locale)}>
+                            {formatStamp(session.createdAt, session.timeZone ?? zone, locale, now)}
                           </time>
                         </>
                       )}
