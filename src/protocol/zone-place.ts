@@ -1,10 +1,15 @@
 import { rawTimeZones, timeZonesNames } from '@vvo/tzdb'
 
 const current = new Set<string>(timeZonesNames)
+/**
+ * Old names that are not an old spelling of their group's zone but another place whose clock tzdb folded into it
+ * (Coral Harbour keeps Panama's time, Ponape (Pohnpei) Kosrae's): they keep their own place's name.
+ */
+const OTHER_PLACES = new Set(['America/Coral_Harbour', 'Pacific/Ponape'])
 const linkTargets = new Map<string, string>()
 for (const zone of rawTimeZones) {
   for (const member of zone.group) {
-    if (current.has(member) || linkTargets.has(member)) continue
+    if (current.has(member) || linkTargets.has(member) || OTHER_PLACES.has(member)) continue
     const sameCity = zone.group.find((other) => current.has(other) && lastSegment(other) === lastSegment(member))
     linkTargets.set(member, sameCity ?? zone.name)
   }

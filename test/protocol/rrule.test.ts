@@ -95,6 +95,9 @@ describe('zonePlace', () => {
     ['Australia/Lord_Howe', 'Lord Howe'],
     ['UTC', 'UTC'],
     ['Etc/UTC', 'UTC'],
+    // folded into another place's zone, not renamed
+    ['America/Coral_Harbour', 'Coral Harbour'],
+    ['Pacific/Ponape', 'Ponape'],
   ])('names %s as %s', (zone, place) => {
     expect(zonePlace(zone)).toBe(place)
   })
@@ -104,5 +107,11 @@ describe('zonePlace', () => {
     expect(currentZoneName('Europe/Kiev')).toBe('Europe/Kyiv')
     expect(currentZoneName('Asia/Saigon')).toBe('Asia/Ho_Chi_Minh')
     expect(currentZoneName('America/Detroit')).toBe('America/Detroit')
+  })
+
+  it('gives every zone of this runtime a place of its own', () => {
+    const places = new Map<string, string[]>()
+    for (const zone of Intl.supportedValuesOf('timeZone')) places.set(zonePlace(zone), [...(places.get(zonePlace(zone)) ?? []), zone])
+    expect([...places].filter(([, zones]) => zones.length > 1)).toEqual([])
   })
 })
