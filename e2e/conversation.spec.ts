@@ -133,6 +133,8 @@ test('killing the server shows the offline banner within 3 s and disables Send a
   await expect(page.getByTestId('composer-send')).toBeDisabled()
   await expect(page.getByTestId('cancel-turn')).toBeDisabled()
   await expect(page.locator('.composer-hint')).toHaveText('Offline: sending and stopping wait until the server is reachable again.')
+  // said once to assistive tech: the banner announces it, the hint describes the disabled buttons
+  await expect(page.getByRole('status').filter({ hasText: /offline/i })).toHaveCount(1)
   await expect(page.getByTestId('session-status')).toHaveText('Status unknown')
   await expectAccessible(page, testInfo, 'offline')
 

@@ -93,7 +93,7 @@ export function Composer({ sessionId, running, offline }: { sessionId: string; r
         aria-describedby={hintId}
       />
       <div className="composer-row">
-        <p id={hintId} className={`composer-hint small${offline ? ' composer-hint-offline' : ' muted'}`} role={offline ? 'status' : undefined}>
+        <p id={hintId} className={`composer-hint small${offline ? ' composer-hint-offline' : ' muted'}`}>
           {offline
             ? OFFLINE_REASON
             : `Enter to send · Shift+Enter for a new line${running ? ' · Ctrl+Enter to steer · Escape to stop' : ''}`}
