@@ -421,13 +421,18 @@ test('the assistant confirms a reminder in a Chatham Session in Chatham’s word
   await expect(chatham.getByTestId('reminder-own-time')).toHaveText(/^tomorrow 7:45 AM · Chatham$/)
 })
 
-test('a browser whose clock runs 10 minutes ahead sees the device clock warning', async ({ zones, servers }, testInfo) => {
+test('a browser whose clock runs 10 minutes ahead sees the device clock warning, and its countdowns follow the server’s clock', async ({ zones, servers }, testInfo) => {
   const server = await servers.start()
+  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  expect((await post('/api/sessions', { sessionId: 'skewed', timeZone: 'Europe/Berlin' })).status).toBe(201)
+  expect((await post('/api/sessions/skewed/schedules', { prompt: 'stretch', after_seconds: 1800 })).status).toBe(201)
   const page = await zones.open('Europe/Berlin')
   await page.clock.install({ time: Date.now() + 10 * 60_000 })
-  await page.goto(server.url)
+  await page.goto(`${server.url}/s/skewed`)
   const warning = page.getByTestId('clock-warning')
   await expect(warning).toHaveText(/^Your device clock is (9|10|11) min ahead of the server\./)
+  // due in 30 minutes on the server's clock, not in 20 on this device's
+  await expect(page.getByTestId('reminder-countdown')).toHaveText(/^in (30:00|29:[0-5]\d)$/)
   await page.screenshot({ path: testInfo.outputPath('clock-warning.png') })
 
   const inTime = await zones.open('Europe/Berlin', server.url)

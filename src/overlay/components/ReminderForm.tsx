@@ -2,6 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react'
 import { answerLost, ApiError, errorMessage, newIdempotencyKey } from '../data/http.ts'
 import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
 import { askNotificationPermissionOnce } from '../lib/notifications.ts'
+import { trustedNow } from '../lib/trusted-clock.ts'
 import { draftFields, draftProblem, draftOf, editFields, newDraft, saveFailure, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
 import { useLocale } from '../hooks/use-locale.ts'
 import { DAY_NAMES, describeRrule, WEEKDAYS, type ScheduleView, type Weekday } from '../../protocol/index.ts'
@@ -32,7 +33,7 @@ export function ReminderForm({
   onDone: (scheduleId: string | null) => void
 }) {
   const defaultZone = editing?.zone ?? sessionZone ?? browserZone ?? 'UTC'
-  const [draft, setDraft] = useState<ReminderDraft>(() => (editing === null ? newDraft(defaultZone, Date.now()) : draftOf(editing.view, defaultZone)))
+  const [draft, setDraft] = useState<ReminderDraft>(() => (editing === null ? newDraft(defaultZone, trustedNow()) : draftOf(editing.view, defaultZone)))
   const [shown, setShown] = useState(false)
   // the key of the request last sent: kept while the same request is sent again (its answer was lost), so it is done once
   const held = useRef<{ sent: string; key: string } | null>(null)
@@ -42,7 +43,7 @@ export function ReminderForm({
   const failure = create.error ?? update.error
   const locale = useLocale()
   // a one-off's time is checked in its zone as the person sends it (a passed time, or one a clock change skips)
-  const problem = draftProblem(draft) ?? whenProblem(draft, locale, Date.now())
+  const problem = draftProblem(draft) ?? whenProblem(draft, locale, trustedNow())
   const ids = { prompt: useId(), kind: useId(), date: useId(), time: useId(), amount: useId(), unit: useId(), problem: useId() }
   // a refusal is of the draft it was sent for: a change clears it
   const edited = () => {
@@ -168,7 +169,7 @@ export function ReminderForm({
         <p className="notice notice-error" role="alert">
           {answerLost(failure)
             ? `Not confirmed: ${errorMessage(failure)} ${editing === null ? 'Create it again; it will not appear twice.' : 'Save it again; it will be changed once.'}`
-            : `Not saved: ${failure instanceof ApiError ? saveFailure(failure.code, failure.message, draft, locale, Date.now()) : errorMessage(failure)}`}
+            : `Not saved: ${failure instanceof ApiError ? saveFailure(failure.code, failure.message, draft, locale, trustedNow()) : errorMessage(failure)}`}
         </p>
       )}
       <div className="actions">

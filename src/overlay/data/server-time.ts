@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { TimeResponse } from '../../protocol/index.ts'
-import { clockWarnings, type TimeProbe } from '../lib/clock-check.ts'
+import { clockSkewMs, clockWarnings, MAX_CLOCK_SKEW_MS, type TimeProbe } from '../lib/clock-check.ts'
+import { noteDeviceClock } from '../lib/trusted-clock.ts'
 import { offsetMinutes } from '../lib/display/index.ts'
 import { ApiError, apiRequest } from './http.ts'
 import { queryKeys } from './keys.ts'
@@ -18,7 +19,7 @@ async function probe(zone: string | null, signal: AbortSignal): Promise<TimeProb
   const receivedAt = Date.now()
   const zones = Object.values(answer.timeZones ?? {})
   const serverOffset = zone === null ? undefined : (answer.timeZones?.[zone] ?? (zones.length === 1 ? zones[0] : undefined))
-  return {
+  const found: TimeProbe = {
     sentAt,
     receivedAt,
     serverNow: answer.now,
@@ -26,6 +27,8 @@ async function probe(zone: string | null, signal: AbortSignal): Promise<TimeProb
     browserOffset: zone === null ? null : offsetMinutes(zone, receivedAt),
     serverOffset: typeof serverOffset === 'number' ? serverOffset : null,
   }
+  noteDeviceClock(clockSkewMs(found), MAX_CLOCK_SKEW_MS)
+  return found
 }
 
 /** The device clock check (SPEC 9): compares this device's clock and tzdata with the server's; answers the warnings to show. */

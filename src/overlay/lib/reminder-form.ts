@@ -1,5 +1,6 @@
 import { canonicalTimeZone, instantsForWallTime, MIN_EVERY_SECONDS, parseRrule, wallClockAt, wallFieldsAsUtc, WEEKDAYS, zonePlace, type Weekday } from '../../protocol/index.ts'
 import { dateTimeFormat, clockOptions, formatClock, formatWhen } from './display/index.ts'
+import { trustedNow } from './trusted-clock.ts'
 import type { ReminderFields } from '../data/queries.ts'
 import type { ScheduleView } from '../../protocol/index.ts'
 
@@ -74,7 +75,7 @@ function formRule(rrule: string): { kind: 'daily' | 'weekly'; time: string; days
 /** The draft that edits an existing reminder, in its own zone. */
 export function draftOf(view: ScheduleView, zone: string): ReminderDraft {
   const target = Date.parse(view.scheduledAt)
-  const base = { ...newDraft(zone, Date.now()), prompt: view.prompt, ...(Number.isFinite(target) ? wallParts(target, zone) : {}) }
+  const base = { ...newDraft(zone, trustedNow()), prompt: view.prompt, ...(Number.isFinite(target) ? wallParts(target, zone) : {}) }
   switch (view.kind) {
     case 'at':
       return { ...base, kind: 'at' }
