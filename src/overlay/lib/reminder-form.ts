@@ -95,6 +95,9 @@ export function draftOf(view: ScheduleView, zone: string): ReminderDraft {
   }
 }
 
+/** The longest span the form takes for "after a while" and "repeat every" (10 years): longer ones are typing slips. */
+const MAX_SPAN_SECONDS = 3650 * 86_400
+
 /** Why a draft cannot be sent yet, or null when it can. */
 export function draftProblem(draft: ReminderDraft): string | null {
   if (draft.prompt.trim().length === 0) return 'Say what to remind you of.'
@@ -109,6 +112,7 @@ export function draftProblem(draft: ReminderDraft): string | null {
   const amount = Number(draft.amount)
   if (!Number.isSafeInteger(amount) || amount <= 0) return 'Give a whole number greater than zero.'
   if (draft.kind === 'every' && amount * UNIT_SECONDS[draft.unit] < MIN_EVERY_SECONDS) return `Repeat at most every ${MIN_EVERY_SECONDS / 60} minutes.`
+  if (amount * UNIT_SECONDS[draft.unit] > MAX_SPAN_SECONDS) return draft.kind === 'after' ? 'Pick at most 10 years ahead (3,650 days).' : 'Repeat at least every 10 years (3,650 days).'
   return null
 }
 
