@@ -81,6 +81,18 @@ describe('formatClock and formatStamp', () => {
     expect(usesTwelveHourClock('de-DE')).toBe(false)
   })
 
+  it('names the zone\'s clock when the clocks go back and a time happens twice, and only then', () => {
+    // 01:30 on 7 November 2027 in New York: first on summer time (UTC−4), an hour later on winter time (UTC−5)
+    const first = Date.parse('2027-11-07T05:30:00Z')
+    const second = Date.parse('2027-11-07T06:30:00Z')
+    expect([first, second].map((t) => formatClock(t, 'America/New_York', 'en-US'))).toEqual(['1:30 AM EDT', '1:30 AM EST'])
+    expect(formatClock(Date.parse('2027-11-07T08:30:00Z'), 'America/New_York', 'en-US')).toBe('3:30 AM')
+    expect(formatClock(Date.parse('2027-11-06T05:30:00Z'), 'America/New_York', 'en-US')).toBe('1:30 AM')
+    const now = Date.parse('2027-06-01T12:00:00Z')
+    expect(formatWhen(first, 'America/New_York', 'en-US', now)).toBe('Sun, Nov 7, 1:30 AM EDT')
+    expect(formatWhen(Date.parse('2027-11-07T05:30:00Z'), 'America/New_York', 'en-US', Date.parse('2027-11-06T12:00:00Z'))).toBe('tomorrow 1:30 AM EDT')
+  })
+
   it('shows the clock alone today and with the day otherwise', () => {
     const now = Date.parse('2026-12-01T12:00:00Z')
     expect(formatStamp(Date.parse('2026-12-01T09:00:00Z'), 'UTC', 'en-GB', now)).toBe('09:00')

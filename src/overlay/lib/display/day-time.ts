@@ -1,4 +1,4 @@
-import { wallClockAt } from '../../../protocol/index.ts'
+import { instantsForWallTime, utcOffsetMinutes, wallClockAt } from '../../../protocol/index.ts'
 import { clockOptions, dateTimeFormat } from './formatters.ts'
 
 const DAY_MS = 86_400_000
@@ -27,7 +27,24 @@ export function dayOffset(instantMs: number, nowMs: number, zone: string): numbe
 
 /** The time of day in the locale's own clock: `18:30` (de-DE, en-GB), `6:30 PM` (en-US). */
 export function formatClock(instantMs: number, zone: string, locale: string): string {
+  if (repeatedWallTime(instantMs, zone)) return dateTimeFormat(locale, zone, 'clock-zone', { ...clockOptions(locale), timeZoneName: 'short' }).format(instantMs)
   return dateTimeFormat(locale, zone, 'clock', clockOptions(locale)).format(instantMs)
+}
+
+const HOURS_2 = 2 * 3_600_000
+
+/**
+ * Whether the wall time of an instant happens twice in its zone (the hour the clocks go back repeats): then a clock
+ * alone does not say which, and the zone's short name does (`1:30 AM EDT`, `1:30 AM EST`). Only near a change of
+ * offset is it worked out.
+ */
+function repeatedWallTime(instantMs: number, zone: string): boolean {
+  try {
+    if (utcOffsetMinutes(zone, instantMs - HOURS_2) === utcOffsetMinutes(zone, instantMs + HOURS_2)) return false
+    return instantsForWallTime(wallClockAt(zone, instantMs), zone).length > 1
+  } catch {
+    return false
+  }
 }
 
 /** The day of an instant in words within a week of now (`today`, `tomorrow`, `Monday`), else a short date; null for a date beyond a week. */
@@ -49,7 +66,9 @@ export function formatWhen(instantMs: number, zone: string, locale: string, nowM
   const options: Intl.DateTimeFormatOptions = sameYear
     ? { weekday: 'short', day: 'numeric', month: 'short', ...clockOptions(locale) }
     : { day: 'numeric', month: 'short', year: 'numeric', ...clockOptions(locale) }
-  return dateTimeFormat(locale, zone, sameYear ? 'date-time' : 'date-time-year', options).format(instantMs)
+  const name = sameYear ? 'date-time' : 'date-time-year'
+  if (repeatedWallTime(instantMs, zone)) return dateTimeFormat(locale, zone, `${name}-zone`, { ...options, timeZoneName: 'short' }).format(instantMs)
+  return dateTimeFormat(locale, zone, name, options).format(instantMs)
 }
 
 /** A timestamp for the conversation: the clock alone today, else with its day (`yesterday 18:30`, `Mon, Dec 1, 6:30 PM`). */
