@@ -1,5 +1,5 @@
 import type { ReadingFields } from '../protocol/index.ts'
-import { canonicalTimeZone, parseZonedTimestamp } from '../protocol/index.ts'
+import { canonicalTimeZone, parseZonedTimestamp, zonePlace } from '../protocol/index.ts'
 
 /** What the offline model reads out of a person's text (SPEC 10). */
 export type Intent =
@@ -26,7 +26,7 @@ export type Intent =
 
 const ZONE = /\b(?:in\s+)?(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/
 const UNIT = '(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)'
-const COUNT = '(\\d+|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|half an?)'
+const COUNT = '(\\d+(?:\\.\\d+)?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|half an?)'
 const WORD_NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, ten: 10, fifteen: 15, twenty: 20, thirty: 30 }
 const UNIT_SECONDS: Record<string, number> = { second: 1, sec: 1, minute: 60, min: 60, hour: 3600, hr: 3600, day: 86400 }
 const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
@@ -82,6 +82,46 @@ function clockOrWord(word: string | undefined, hourText: string, minuteText: str
 /** The text with a matched phrase cut out (so the rest is the reminder's content). */
 function cut(text: string, match: RegExpExecArray): string {
   return `${text.slice(0, match.index)} ${text.slice(match.index + match[0].length)}`
+}
+
+let places: Map<string, string> | null = null
+
+/** The places people name zones by, lower-case ("new york", "london", "kolkata"): IANA's city names and today's names. */
+function placeZones(): Map<string, string> {
+  if (places !== null) return places
+  const found = new Map<string, string>()
+  for (const zone of Intl.supportedValuesOf('timeZone')) {
+    for (const name of [zonePlace(zone), (zone.split('/').at(-1) ?? zone).replace(/_/g, ' ')]) {
+      const key = name.toLowerCase()
+      if (!found.has(key)) found.set(key, zone)
+    }
+  }
+  places = found
+  return found
+}
+
+/** "in New York" right after a time ("at 9 in New York", "9:30am in London", "noon in Tokyo"): up to three words that may name a place. */
+const PLACE_AFTER_TIME = /(?<=\d(?:\s?(?:am|pm|a\.m\.|p\.m\.))?|\bnoon|\bmidnight)\s+in\s+(\p{L}[\p{L}'.-]*(?:\s+\p{L}[\p{L}'.-]*){0,2})/iu
+
+/**
+ * A place named for the time said just before it, as a match of its zone's IANA name and the words that named it
+ * (the longest run of words that is a place); null when the words name no place ("at 9 in the morning").
+ */
+function placeAfterTime(text: string): RegExpExecArray | null {
+  const match = PLACE_AFTER_TIME.exec(text)
+  if (match === null) return null
+  const words = match[1].split(/\s+/)
+  for (let n = words.length; n > 0; n--) {
+    const name = words.slice(0, n).join(' ')
+    const zone = placeZones().get(name.toLowerCase())
+    if (zone === undefined) continue
+    const said = match[0].slice(0, match[0].length - match[1].length) + name
+    const found = [said, zone] as unknown as RegExpExecArray
+    found.index = match.index
+    found.input = text
+    return found
+  }
+  return null
 }
 
 /** The prompt of a reminder asked for with no words of its own ("set a reminder for 5 minutes from now"). */
@@ -295,6 +335,9 @@ function calendarIntent(text: string, now: Now, zone: string): CalendarReading |
   return { kind: 'rules', rrules: timeParts(clocks).map((times) => `${parts.join(';')};${times}`), rest }
 }
 
+/** A further part of a span said in parts, right after the first ("… and 30 minutes", "…, 15 minutes"). */
+const MORE_SPAN = new RegExp(`^(?:\\s*,\\s*|\\s+and\\s+)${COUNT}\\s*${UNIT}(?![\\p{L}])`, 'iu')
+
 function relativeSeconds(text: string): { seconds: number; rest: string } | null {
   const patterns = [
     new RegExp(`\\b(?:in|for|after)\\s+${COUNT}\\s*${UNIT}(\\s+and\\s+a\\s+half)?(?:\\s+from\\s+now)?`, 'i'),
@@ -307,8 +350,16 @@ function relativeSeconds(text: string): { seconds: number; rest: string } | null
     if (pattern.source.includes('half\\s+an?\\s+(hour)')) return { seconds: 1800, rest: cut(text, match) }
     const unit = unitSeconds(match[2])
     const base = countValue(match[1]) * unit
-    const seconds = Math.round(base + (match[3] !== undefined && match[3] !== '' ? unit / 2 : 0))
-    if (seconds > 0) return { seconds, rest: cut(text, match) }
+    let seconds = Math.round(base + (match[3] !== undefined && match[3] !== '' ? unit / 2 : 0))
+    // "in 1 hour and 30 minutes", "in 2 hours, 15 minutes": each further part adds its span
+    let end = match.index + match[0].length
+    for (let part = MORE_SPAN.exec(text.slice(end)); part !== null; part = MORE_SPAN.exec(text.slice(end))) {
+      seconds += Math.round(countValue(part[1]) * unitSeconds(part[2]))
+      end += part[0].length
+    }
+    const now = /^\s+from\s+now\b/i.exec(text.slice(end))
+    if (now !== null) end += now[0].length
+    if (seconds > 0) return { seconds, rest: `${text.slice(0, match.index)} ${text.slice(end)}` }
   }
   return null
 }
@@ -450,7 +501,7 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
     return words === null || VAGUE.test(words) ? snooze : { ...snooze, words }
   }
   if (!/\b(remind|reminder|reminders|schedule|alert|ping|nudge|notify|alarm)\b/.test(lower)) return { kind: 'none' }
-  const zoneMatch = ZONE.exec(text)
+  const zoneMatch = ZONE.exec(text) ?? placeAfterTime(text)
   const explicitZone = zoneMatch === null ? null : canonicalTimeZone(zoneMatch[1])
   const base = zoneMatch === null || explicitZone === null ? text : cut(text, zoneMatch)
   const now = readingNow(reading, fallbackNow)
