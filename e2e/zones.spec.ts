@@ -65,7 +65,7 @@ test('readings show the zone of the browser that sent the message', async ({ zon
     await expect(card).toHaveAttribute('data-tone', 'warning')
     await expect(await clientZoneOf(card)).toHaveText('America/New_York')
     await expect(await readingSessionZoneOf(card)).toHaveText('Asia/Shanghai · UTC+08:00')
-    await expect(page.getByTestId('message-assistant')).toContainText('your time zone: America/New_York')
+    await expect(page.getByTestId('message-assistant')).toContainText('your browser is in New York (America/New_York)')
     await expect(page.getByTestId('session-title')).toHaveText('Hello from New York')
     const item = page.locator(`[data-testid="session-item"][data-session-id="${id}"]`)
     await expect(item).toContainText('Hello from New York')

@@ -1,6 +1,6 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, Clock } from '../host/index.ts'
 import { abortableDelay, systemClock } from '../host/index.ts'
-import { canonicalTimeZone, parseReadingText, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace } from '../protocol/index.ts'
+import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace } from '../protocol/index.ts'
 import { localTimeWords, wallTimeWords } from './local-words.ts'
 import { DEFAULT_PROMPT, parseIntent, type Intent } from './offline-intent.ts'
 
@@ -112,6 +112,36 @@ function describe(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[])
 }
 
 /** The local clock time (`23:39`) of an instant in a zone. */
+/**
+ * The current reading in a person's words: "It is 08:00 on Wednesday 15 July 2026 in Berlin (Europe/Berlin), the
+ * Session's zone; your browser is in New York (America/New_York), where it is 02:00." Its fields as they are when the
+ * timestamp cannot be read.
+ */
+export function readingWords(reading: ReadingFields): string {
+  const sampled = parseZonedTimestamp(reading.timestamp)
+  const zoneWords = (zone: string) => `${zonePlace(zone)} (${zone})`
+  const day = (zone: string, ms: number) =>
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(ms).replace(',', '')
+  const now = sampled === null ? reading.timestamp : `${clockIn(sampled.zone, sampled.epochMs)} on ${day(sampled.zone, sampled.epochMs)}`
+  const client = reading.client
+  let browser: string
+  if (client.kind === 'resolved') {
+    browser =
+      canonicalTimeZone(client.timeZone) === canonicalTimeZone(reading.session)
+        ? 'your browser is in the same zone'
+        : `your browser is in ${zoneWords(client.timeZone)}${sampled === null ? '' : `, where it is ${clockIn(client.timeZone, sampled.epochMs)}`}`
+  } else if (client.kind === 'mixed') {
+    browser = `your messages came from several zones (${joinWords(client.timeZones.map(zoneWords))})`
+  } else {
+    browser = 'your browser did not say its zone'
+  }
+  if (canonicalTimeZone(reading.session) === null) {
+    const where = sampled === null ? '' : ` in ${zoneWords(sampled.zone)}`
+    return `It is ${now}${where}; this Session has no time zone, and ${browser}.`
+  }
+  return `It is ${now} in ${zoneWords(reading.session)}, the Session's zone; ${browser}.`
+}
+
 function clockIn(zone: string, ms: number): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)
 }
@@ -467,15 +497,6 @@ export class OfflineModel implements Model {
       }
     }
     if (!reading) return { text: `You said: ${text}`, toolCalls: [] }
-    const client =
-      reading.client.kind === 'resolved'
-        ? reading.client.timeZone
-        : reading.client.kind === 'mixed'
-          ? `several zones (${reading.client.timeZones.join(', ')})`
-          : 'unknown'
-    return {
-      text: `It is ${reading.timestamp}. Session time zone: ${reading.session}; your time zone: ${client}. You said: ${text}`,
-      toolCalls: [],
-    }
+    return { text: `${readingWords(reading)} You said: ${text}`, toolCalls: [] }
   }
 }

@@ -107,7 +107,7 @@ describe('CLI serve, kill -9 and check', () => {
         {
           type: 'text',
           text: expect.stringMatching(
-            /^It is \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00\[Asia\/Shanghai\]\. Session time zone: Asia\/Shanghai; your time zone: America\/New_York\. You said: hello$/,
+            /^It is \d\d:\d\d on [A-Z][a-z]+day \d{1,2} [A-Z][a-z]+ \d{4} in Shanghai \(Asia\/Shanghai\), the Session's zone; your browser is in New York \(America\/New_York\), where it is \d\d:\d\d\. You said: hello$/,
           ),
         },
       ],
@@ -155,7 +155,7 @@ describe('CLI serve, kill -9 and check', () => {
           turn: 3,
           step: 1,
           id: expect.stringMatching(/^asst-/),
-          content: [{ type: 'text', text: expect.stringMatching(/your time zone: Europe\/London\. You said: third$/) }],
+          content: [{ type: 'text', text: expect.stringMatching(/your browser is in London \(Europe\/London\), where it is \d\d:\d\d\. You said: third$/) }],
         },
       },
       { type: 'step/end', data: { turn: 3, step: 1 } },

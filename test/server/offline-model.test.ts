@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { OfflineModel, parseIntent, type Intent } from '../../src/server/offline-model.ts'
+import { OfflineModel, parseIntent, readingWords, type Intent } from '../../src/server/offline-model.ts'
 import { formatFollowUp } from '../../src/protocol/follow-up.ts'
 import { createApp } from '../../src/server/app.ts'
 import { compose } from '../../src/server/compose.ts'
@@ -228,9 +228,9 @@ describe('offline model through the API', () => {
     await settle(session)
     await post('/api/sessions/berlin/messages', { text: 'Berlin', clientTimeZone: 'America/New_York' })
     await settle(session)
-    expect(assistantTexts(session.events()).slice(1).map((text) => text.replace(/^It is \S+\. /, 'It is … '))).toEqual([
-      'It is … Session time zone: Europe/Berlin; your time zone: America/New_York. You said: Narnia',
-      'It is … Session time zone: Europe/Berlin; your time zone: America/New_York. You said: Berlin',
+    expect(assistantTexts(session.events()).slice(1)).toEqual([
+      "It is 08:00 on Wednesday 15 July 2026 in Berlin (Europe/Berlin), the Session's zone; your browser is in New York (America/New_York), where it is 02:00. You said: Narnia",
+      "It is 08:00 on Wednesday 15 July 2026 in Berlin (Europe/Berlin), the Session's zone; your browser is in New York (America/New_York), where it is 02:00. You said: Berlin",
     ])
     expect(await (await app.request('/api/sessions/berlin/schedules')).json()).toEqual({ schedules: [] })
     await host.close()
@@ -441,12 +441,12 @@ describe('offline model confirmations in local words', () => {
     await say('remind me next week to renew the passport')
     expect(await say('tomorrow at 9')).toBe('Done: reminder schedule-1 "renew the passport" is set for tomorrow at 09:00 in Berlin.')
     expect(await say('in 2 hours')).toBe(
-      'It is 2026-07-15T08:00:00+02:00[Europe/Berlin]. Session time zone: Europe/Berlin; your time zone: Europe/Berlin. You said: in 2 hours',
+      "It is 08:00 on Wednesday 15 July 2026 in Berlin (Europe/Berlin), the Session's zone; your browser is in the same zone. You said: in 2 hours",
     )
     await say('set a reminder')
     expect(await say('in 2 hours.')).toBe('Done: reminder schedule-2 "Reminder" is set for today at 10:00 in Berlin.')
     await say('remind me later about the dentist')
-    expect(await say('thanks')).toBe('It is 2026-07-15T08:00:00+02:00[Europe/Berlin]. Session time zone: Europe/Berlin; your time zone: Europe/Berlin. You said: thanks')
+    expect(await say('thanks')).toBe("It is 08:00 on Wednesday 15 July 2026 in Berlin (Europe/Berlin), the Session's zone; your browser is in the same zone. You said: thanks")
     expect(await say('list reminders')).toBe(
       ['Your reminders:', '- schedule-1: "renew the passport" tomorrow at 09:00 in Berlin', '- schedule-2: "Reminder" today at 10:00 in Berlin'].join('\n'),
     )
@@ -503,5 +503,31 @@ describe('offline model confirmations in local words', () => {
       ['Your reminders:', '- schedule-1: "book the restaurant" on Friday at 18:00 in Berlin', '- schedule-2: "renew the passport" on 2 September 2026 at 09:00 in Berlin'].join('\n'),
     )
     await host.close()
+  })
+})
+
+describe('the plain answer: the current reading in words', () => {
+  const reading = (client: string, session = 'Asia/Kolkata') =>
+    parseReadingText(
+      `Time sampled while preparing turn 1, step 1: 2026-12-02T11:05:00+05:30[Asia/Kolkata]\nSession time zone: ${session}.\n${client}\nElapsed since the preceding model-visible message: unavailable.`,
+    ) as ReadingFields
+  it.each([
+    ['Client time zone for this request: Asia/Kolkata.', "It is 11:05 on Wednesday 2 December 2026 in Kolkata (Asia/Kolkata), the Session's zone; your browser is in the same zone."],
+    [
+      'Client time zone for this request: America/New_York.',
+      "It is 11:05 on Wednesday 2 December 2026 in Kolkata (Asia/Kolkata), the Session's zone; your browser is in New York (America/New_York), where it is 00:35.",
+    ],
+    [
+      'Client time zone for this request: mixed ["America/New_York","Asia/Tokyo"].',
+      "It is 11:05 on Wednesday 2 December 2026 in Kolkata (Asia/Kolkata), the Session's zone; your messages came from several zones (New York (America/New_York) and Tokyo (Asia/Tokyo)).",
+    ],
+    ['Client time zone for this request: missing.', "It is 11:05 on Wednesday 2 December 2026 in Kolkata (Asia/Kolkata), the Session's zone; your browser did not say its zone."],
+  ])('%s', (client, words) => {
+    expect(readingWords(reading(client))).toBe(words)
+  })
+  it('says when the Session has no zone', () => {
+    expect(readingWords(reading('Client time zone for this request: America/New_York.', 'unavailable'))).toBe(
+      'It is 11:05 on Wednesday 2 December 2026 in Kolkata (Asia/Kolkata); this Session has no time zone, and your browser is in New York (America/New_York), where it is 00:35.',
+    )
   })
 })
