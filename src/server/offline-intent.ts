@@ -13,6 +13,17 @@ export type Intent =
   /** A reminder named by its words ("cancel the bins reminder", "move the oven reminder to 20:00"): found in the list first. */
   | { kind: 'delete-named'; words: string }
   | { kind: 'change-named'; words: string; hour: number; minute: number }
+  /**
+   * A reminder moved to another day and time, or set to repeat ("change schedule-2 to tomorrow at 10", "move the oven
+   * reminder to every 10 minutes"): `to` is the `schedule_update` selector, read as a create reads it.
+   */
+  | { kind: 'change-to'; id: string; to: Record<string, unknown> }
+  | { kind: 'change-named-to'; words: string; to: Record<string, unknown>; said: string }
+  /**
+   * A change asked for whose reminder or time cannot be read ("change schedule-2 to next week"): how to say it. `id` or
+   * `words` name the reminder when they could be read; `target` is what was said for when ('' when nothing).
+   */
+  | { kind: 'change-unreadable'; id: string | null; words: string | null; target: string }
   /** "cancel that", "delete it": the reminder the conversation spoke of last. */
   | { kind: 'delete-latest' }
   /** A request for a reminder ("remind me next week to …") with no time it can read. */
@@ -453,7 +464,6 @@ function isListRequest(text: string, lower: string): boolean {
 const NAMED = '(?:the\\s+|my\\s+)?(?:reminders?\\s+(?:to|about|for|of)\\s+(.+?)|(.+?)\\s+reminders?)'
 const POLITE = '^\\s*(?:(?:please|can you|could you|would you|oops|sorry|actually|no|wait|ok|okay)[\\s,]+)*'
 const DELETE_NAMED = new RegExp(`${POLITE}(?:delete|remove|cancel|drop|stop)\\s+${NAMED}(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
-const CHANGE_NAMED = new RegExp(`${POLITE}(?:change|move|reschedule|push|shift)\\s+${NAMED}\\s+to\\s+(?:${CLOCK}|(noon|midnight))(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
 const SNOOZE_NAMED = new RegExp(`${POLITE}snooze\\s+${NAMED}(?:\\s+please)?\\s*[.!?]*\\s*$`, 'i')
 /** Words that name no reminder ("cancel that reminder", "delete the reminders"). */
 const VAGUE = /^(?:that|this|it|the|my|a|an|all|every|each|those|these|one|last)(?:\s+(?:that|this|it|the|my|a|an|all|every|each|those|these|one|last))*$/i
@@ -472,11 +482,76 @@ function namedIntent(text: string): Intent | null {
     if (id !== undefined) return { kind: 'delete', id }
     return VAGUE.test(words) ? null : { kind: 'delete-named', words }
   }
-  const change = CHANGE_NAMED.exec(text)
-  if (change === null) return null
-  const words = (change[1] ?? change[2]).trim()
-  const clock = clockOrWord(change[6], change[3], change[4], change[5])
-  return clock === null || VAGUE.test(words) ? null : { kind: 'change-named', words, hour: clock.hour, minute: clock.minute }
+  return null
+}
+
+/** Words said with a change that change nothing ("move schedule-1 to 8 instead, please"). */
+const CHANGE_FILLER = /\b(?:please|instead|thanks|thank you)\b/gi
+const BARE_CLOCK = new RegExp(`^(?:at\\s+)?${CLOCK_OR_WORD}$`, 'i')
+
+/**
+ * When a change said to move a reminder to ("10:30", "tomorrow at 10", "every 10 minutes", "Friday at 9 in London"):
+ * a time of day alone, or the `schedule_update` selector a create would read from it; null when it cannot be read
+ * or says more than when.
+ */
+function changeTarget(target: string, reading: ReadingFields | null, fallbackNow: number): { clock: Clock } | { to: Record<string, unknown> } | null {
+  const said = saidTarget(target.replace(CHANGE_FILLER, ' '))
+  if (said === '') return null
+  const bare = BARE_CLOCK.exec(said)
+  if (bare !== null) {
+    const clock = bare[4] === undefined ? clockOf(bare[1], bare[2], bare[3]) : clockOrWord(bare[4], bare[1], bare[2], bare[3])
+    return clock === null ? null : { clock }
+  }
+  const when = whenIn(/^\d/.test(said) ? `at ${said}` : said, reading, fallbackNow)
+  if (when?.kind !== 'create' || when.also !== undefined || when.args.prompt !== DEFAULT_PROMPT) return null
+  const { prompt: _prompt, ...to } = when.args
+  return { to }
+}
+
+/** What was said for when, for the answer that it could not be read. */
+function saidTarget(target: string): string {
+  return target.replace(/\s+/g, ' ').replace(/[\s.!?,;]+$/, '').trim().replace(/^(?:to|until|till)\s+/i, '').trim()
+}
+
+const CHANGE_ID = /\b(?:change|move|reschedule|update|set|push|shift)\s+(?:(?:the|my)\s+)?(?:reminder\s+)?(schedule-\d+)(?:\s+reminder)?\b(.*)$/is
+const CHANGE_VERB = new RegExp(`${POLITE}(?:change|move|reschedule|push|shift)\\s+(.+?)\\s*$`, 'is')
+const NAMED_WHOLE = new RegExp(`^${NAMED}$`, 'is')
+
+/**
+ * A reminder changed, by its id ("change schedule-2 to tomorrow at 10") or by its words ("move the oven reminder to
+ * 20:00"), or a change whose reminder or time cannot be read; null when the text asks no change of a reminder.
+ */
+function changeIntent(text: string, reading: ReadingFields | null, fallbackNow: number): Intent | null {
+  if (LEAD_IN.test(text.trim())) return null
+  const byId = CHANGE_ID.exec(text)
+  if (byId !== null) {
+    const id = byId[1].toLowerCase()
+    const read = changeTarget(byId[2], reading, fallbackNow)
+    if (read === null) return { kind: 'change-unreadable', id, words: null, target: saidTarget(byId[2]) }
+    return 'clock' in read ? { kind: 'change', id, ...read.clock } : { kind: 'change-to', id, to: read.to }
+  }
+  const verb = CHANGE_VERB.exec(text)
+  if (verb === null) return null
+  const body = verb[1]
+  // where the reminder's words may end: before each "to" (the last first), or right after "reminder"
+  const splits = [...body.matchAll(/\s+to\s+|(?<=\breminders?)\s+/gi)].sort((a, b) => (b.index ?? 0) - (a.index ?? 0))
+  let unread: { words: string | null; target: string } | null = null
+  for (const split of splits) {
+    const named = NAMED_WHOLE.exec(body.slice(0, split.index))
+    if (named === null) continue
+    const words = (named[1] ?? named[2]).trim()
+    const target = split[0].trim() === '' ? body.slice(split.index) : body.slice((split.index ?? 0) + split[0].length)
+    if (VAGUE.test(words)) {
+      unread ??= { words: null, target: saidTarget(target) }
+      continue
+    }
+    const read = changeTarget(target, reading, fallbackNow)
+    if (read !== null) return 'clock' in read ? { kind: 'change-named', words, ...read.clock } : { kind: 'change-named-to', words, to: read.to, said: saidTarget(target.replace(CHANGE_FILLER, ' ')) }
+    if (unread === null || unread.words === null) unread = { words, target: saidTarget(target) }
+  }
+  // never a new reminder made of a change request ("move that reminder to tomorrow")
+  if (unread === null && !/\breminders?\b/i.test(body)) return null
+  return { kind: 'change-unreadable', id: null, words: unread?.words ?? null, target: unread?.target ?? '' }
 }
 
 /** Reads a reminder intent out of a person's text, local times interpreted from the latest reading (SPEC 10). */
@@ -485,11 +560,8 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
   if (isListRequest(text, lower)) return { kind: 'list' }
   const del = /\b(?:delete|remove|cancel|drop)\s+(?:reminder\s+)?(schedule-\d+)\b/i.exec(text)
   if (del) return { kind: 'delete', id: del[1].toLowerCase() }
-  const change = new RegExp(`\\b(?:change|move|reschedule|update|set)\\s+(schedule-\\d+)\\s+to\\s+(?:${CLOCK}|(noon|midnight))`, 'i').exec(text)
-  if (change) {
-    const clock = clockOrWord(change[5], change[2], change[3], change[4])
-    if (clock !== null) return { kind: 'change', id: change[1].toLowerCase(), hour: clock.hour, minute: clock.minute }
-  }
+  const change = changeIntent(text, reading, fallbackNow)
+  if (change !== null) return change
   const named = namedIntent(text)
   if (named !== null) return named
   if (/\bsnooze\b/i.test(text)) {
@@ -501,9 +573,23 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
     return words === null || VAGUE.test(words) ? snooze : { ...snooze, words }
   }
   if (!/\b(remind|reminder|reminders|schedule|alert|ping|nudge|notify|alarm)\b/.test(lower)) return { kind: 'none' }
+  const when = whenIn(text, reading, fallbackNow)
+  if (when !== null) return when
+  // "next week", "later", "some day": a when it cannot read, not part of what to be reminded of
+  if (LEAD_IN.test(text.trim())) return { kind: 'no-time', prompt: promptOf(promptOf(zoneCut(text).base).replace(VAGUE_WHEN, '')) }
+  return { kind: 'none' }
+}
+
+/** An explicit zone said in a text ("in Asia/Tokyo", "at 9 in London"), and the text without it. */
+function zoneCut(text: string): { explicitZone: string | null; base: string } {
   const zoneMatch = ZONE.exec(text) ?? placeAfterTime(text)
   const explicitZone = zoneMatch === null ? null : canonicalTimeZone(zoneMatch[1])
-  const base = zoneMatch === null || explicitZone === null ? text : cut(text, zoneMatch)
+  return { explicitZone, base: zoneMatch === null || explicitZone === null ? text : cut(text, zoneMatch) }
+}
+
+/** The reminder a text asks for by when it says (a rule, a period, a span, a local time), its prompt the words left; null when it says no when it can read. */
+function whenIn(text: string, reading: ReadingFields | null, fallbackNow: number): Extract<Intent, { kind: 'create' | 'period-on-days' }> | null {
+  const { explicitZone, base } = zoneCut(text)
   const now = readingNow(reading, fallbackNow)
   const calendar = calendarIntent(base, now, explicitZone ?? now.zone)
   if (calendar?.kind === 'period') return { kind: 'period-on-days', period: calendar.period, days: calendar.days, example: calendar.example, prompt: promptOf(calendar.rest) }
@@ -520,7 +606,5 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
   if (relative !== null) return { kind: 'create', args: { prompt: promptOf(relative.rest), after_seconds: relative.seconds } }
   const absolute = absoluteAt(base, now, explicitZone)
   if (absolute !== null) return { kind: 'create', args: { prompt: promptOf(absolute.rest), at: absolute.at } }
-  // "next week", "later", "some day": a when it cannot read, not part of what to be reminded of
-  if (LEAD_IN.test(text.trim())) return { kind: 'no-time', prompt: promptOf(promptOf(base).replace(VAGUE_WHEN, '')) }
-  return { kind: 'none' }
+  return null
 }

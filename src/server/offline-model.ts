@@ -373,6 +373,17 @@ function timeReply(messages: ModelMessage[], text: string, reading: ReadingField
   return asked.prompt === DEFAULT_PROMPT ? `remind me ${when}` : `remind me ${when} to ${asked.prompt}`
 }
 
+/** How to say a change whose reminder or time could not be read; nothing is changed. */
+function unreadableChangeAnswer(intent: Extract<Intent, { kind: 'change-unreadable' }>): string {
+  if (intent.id === null && intent.words === null) {
+    return 'Which reminder should I change? Say its id or its words and when, for example "change schedule-1 to tomorrow at 10" or "move the oven reminder to 20:00".'
+  }
+  const which = intent.id ?? `the ${intent.words} reminder`
+  const say = intent.id === null ? `move ${which}` : `change ${which}`
+  const start = intent.target === '' ? `When should ${which} be?` : `I could not read "${intent.target}" as a time, so ${which} is unchanged.`
+  return `${start} Say a day and time or how often, for example "${say} to tomorrow at 10", "${say} to 10:30" or "${say} to every 10 minutes".`
+}
+
 /** The default model: deterministic, offline, demo-grade; drives the Schedule tools (SPEC 10). */
 export class OfflineModel implements Model {
   readonly name = 'offline'
@@ -390,7 +401,7 @@ export class OfflineModel implements Model {
     if (outcomes.length !== 1 || outcomes[0].name !== 'schedule_list' || outcomes[0].isError) return null
     const asked = latestPersonText(messages, true)
     const intent = asked === null ? null : parseIntent(asked, null, this.clock.now())
-    if (intent === null || (intent.kind !== 'delete-named' && intent.kind !== 'change-named')) return null
+    if (intent === null || (intent.kind !== 'delete-named' && intent.kind !== 'change-named' && intent.kind !== 'change-named-to')) return null
     let list: View[]
     try {
       list = listed(JSON.parse(outcomes[0].text) as Record<string, unknown>)
@@ -401,11 +412,21 @@ export class OfflineModel implements Model {
     const found = matching(list, intent.words)
     if (found.length === 1) {
       const id = String(found[0].id)
-      const [name, args] = intent.kind === 'delete-named' ? ['schedule_delete', { id }] : ['schedule_update', changeArgs(id, intent.hour, intent.minute, found[0], now)]
+      const [name, args] =
+        intent.kind === 'delete-named'
+          ? ['schedule_delete', { id }]
+          : intent.kind === 'change-named-to'
+            ? ['schedule_update', { id, ...intent.to }]
+            : ['schedule_update', changeArgs(id, intent.hour, intent.minute, found[0], now)]
       if (request.tools.some((t) => t.name === name)) return { text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }] }
       return null
     }
-    const example = intent.kind === 'delete-named' ? 'delete schedule-1' : `change schedule-1 to ${String(intent.hour).padStart(2, '0')}:${String(intent.minute).padStart(2, '0')}`
+    const example =
+      intent.kind === 'delete-named'
+        ? 'delete schedule-1'
+        : intent.kind === 'change-named-to'
+          ? `change schedule-1 to ${intent.said}`
+          : `change schedule-1 to ${String(intent.hour).padStart(2, '0')}:${String(intent.minute).padStart(2, '0')}`
     if (found.length === 0) {
       const rest = list.length === 0 ? 'You have no active reminders.' : ['Your reminders:', ...listLines(list, now)].join('\n')
       return { text: `No reminder matches "${intent.words}".\n${rest}`, toolCalls: [] }
@@ -475,8 +496,14 @@ export class OfflineModel implements Model {
       }
       case 'delete-named':
       case 'change-named':
+      case 'change-named-to':
         if (hasTool('schedule_list')) return call('schedule_list', {})
         break
+      case 'change-to':
+        if (hasTool('schedule_update')) return call('schedule_update', { id: intent.id, ...intent.to })
+        break
+      case 'change-unreadable':
+        return { text: unreadableChangeAnswer(intent), toolCalls: [] }
       case 'change':
         if (hasTool('schedule_update')) {
           return call('schedule_update', changeArgs(intent.id, intent.hour, intent.minute, latestView(messages, intent.id), this.clock.now()))

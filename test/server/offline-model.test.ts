@@ -110,6 +110,19 @@ const PHRASINGS: [string, Intent][] = [
   ['snooze that reminder', { kind: 'snooze', id: null, seconds: 600 }],
   ['change schedule-3 to 10:00', { kind: 'change', id: 'schedule-3', hour: 10, minute: 0 }],
   ['move schedule-1 to 7pm', { kind: 'change', id: 'schedule-1', hour: 19, minute: 0 }],
+  ['change schedule-2 to tomorrow at 10', { kind: 'change-to', id: 'schedule-2', to: { at: { date: '2026-07-16', time: '10:00:00' } } }],
+  ['move schedule-1 to tomorrow at 8', { kind: 'change-to', id: 'schedule-1', to: { at: { date: '2026-07-16', time: '08:00:00' } } }],
+  ['change schedule-2 to every 10 minutes', { kind: 'change-to', id: 'schedule-2', to: { every_seconds: 600 } }],
+  ['reschedule schedule-3 to Friday at 9 in London', { kind: 'change-to', id: 'schedule-3', to: { at: { date: '2026-07-17', time: '09:00:00', time_zone: 'Europe/London' } } }],
+  ['change schedule-2 to every day at 10:30', { kind: 'change-to', id: 'schedule-2', to: { rrule: 'FREQ=DAILY;BYHOUR=10;BYMINUTE=30' } }],
+  ['move schedule-1 to 8 instead, please', { kind: 'change', id: 'schedule-1', hour: 8, minute: 0 }],
+  ['move the oven reminder to tomorrow at 8', { kind: 'change-named-to', words: 'oven', to: { at: { date: '2026-07-16', time: '08:00:00' } }, said: 'tomorrow at 8' }],
+  ['change the reminder to go to the gym to every 2 hours', { kind: 'change-named-to', words: 'go to the gym', to: { every_seconds: 7200 }, said: 'every 2 hours' }],
+  ['change schedule-2 to next week', { kind: 'change-unreadable', id: 'schedule-2', words: null, target: 'next week' }],
+  ['move schedule-1 to 25:00', { kind: 'change-unreadable', id: 'schedule-1', words: null, target: '25:00' }],
+  ['change schedule-2', { kind: 'change-unreadable', id: 'schedule-2', words: null, target: '' }],
+  ['move the oven reminder to next week', { kind: 'change-unreadable', id: null, words: 'oven', target: 'next week' }],
+  ['move that reminder to tomorrow at 9', { kind: 'change-unreadable', id: null, words: null, target: 'tomorrow at 9' }],
   ['cancel the bins reminder', { kind: 'delete-named', words: 'bins' }],
   ['please delete the reminder to call mum.', { kind: 'delete-named', words: 'call mum' }],
   ['remove my reminder about the dentist', { kind: 'delete-named', words: 'the dentist' }],
@@ -361,6 +374,29 @@ describe('offline model confirmations in local words', () => {
     )
     expect(await say('please delete the reminder to call the bank')).toBe('Deleted reminder schedule-3 "call the bank".')
     expect(await say('list reminders')).toBe(['Your reminders:', '- schedule-2: "call mum" tomorrow at 09:00 in Berlin', '- schedule-4: "check the oven" today at 20:00 in Berlin'].join('\n'))
+    await host.close()
+  })
+
+  it('moves a reminder named by its id or its words to another day and time, or to repeat, and never makes one of a change it cannot read', async () => {
+    const { host, say } = await session('Asia/Tokyo', '2026-07-15T00:00:00Z')
+    await say('remind me at 15:00 to check the oven')
+    await say('remind me in 2 hours to call the bank')
+    expect(await say('change schedule-2 to tomorrow at 10')).toBe('Changed: reminder schedule-2 "call the bank" is now set for tomorrow at 10:00 in Tokyo.')
+    expect(await say('move schedule-1 to tomorrow at 8')).toBe('Changed: reminder schedule-1 "check the oven" is now set for tomorrow at 08:00 in Tokyo.')
+    expect(await say('change schedule-2 to every 10 minutes')).toBe('Changed: reminder schedule-2 "call the bank" is now set for every 10 minutes; the next is today at 09:10 in Tokyo.')
+    expect(await say('move the oven reminder to Friday at 18:00')).toBe('Changed: reminder schedule-1 "check the oven" is now set for Friday at 18:00 in Tokyo.')
+    expect(await say('change schedule-2 to next week')).toBe(
+      'I could not read "next week" as a time, so schedule-2 is unchanged. Say a day and time or how often, for example "change schedule-2 to tomorrow at 10", "change schedule-2 to 10:30" or "change schedule-2 to every 10 minutes".',
+    )
+    expect(await say('move the oven reminder to next week')).toBe(
+      'I could not read "next week" as a time, so the oven reminder is unchanged. Say a day and time or how often, for example "move the oven reminder to tomorrow at 10", "move the oven reminder to 10:30" or "move the oven reminder to every 10 minutes".',
+    )
+    expect(await say('move that reminder to tomorrow at 9')).toBe(
+      'Which reminder should I change? Say its id or its words and when, for example "change schedule-1 to tomorrow at 10" or "move the oven reminder to 20:00".',
+    )
+    expect(await say('list reminders')).toBe(
+      ['Your reminders:', '- schedule-1: "check the oven" on Friday at 18:00 in Tokyo', '- schedule-2: "call the bank" every 10 minutes; the next is today at 09:10 in Tokyo'].join('\n'),
+    )
     await host.close()
   })
 
