@@ -41,3 +41,20 @@ export function wallTimeWords(date: string, time: string, zone: string, nowMs: n
   else when = `${on ? 'on ' : ''}${day} ${MONTHS[month - 1]} ${year}`
   return `${when} at ${time} in ${zonePlace(zone)}`
 }
+
+/**
+ * The next date (`YYYY-MM-DD`) on which a time of day comes in a zone: today when it is still ahead, else tomorrow —
+ * as a reminder said at a bare time is set. Null for an unknown zone.
+ */
+export function nextDateOf(hour: number, minute: number, zone: string, nowMs: number): string | null {
+  let parts: Intl.DateTimeFormatPart[]
+  try {
+    parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(nowMs)
+  } catch {
+    return null
+  }
+  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0)
+  const passed = hour < get('hour') || (hour === get('hour') && minute <= get('minute'))
+  const date = new Date(Date.UTC(get('year'), get('month') - 1, get('day') + (passed ? 1 : 0)))
+  return date.toISOString().slice(0, 10)
+}

@@ -1,7 +1,7 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, Clock } from '../host/index.ts'
 import { abortableDelay, systemClock } from '../host/index.ts'
 import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace } from '../protocol/index.ts'
-import { localTimeWords, wallTimeWords } from './local-words.ts'
+import { localTimeWords, nextDateOf, wallTimeWords } from './local-words.ts'
 import { DEFAULT_PROMPT, parseIntent, type Intent } from './offline-intent.ts'
 
 export { parseIntent, type Intent } from './offline-intent.ts'
@@ -251,6 +251,22 @@ function latestRelayedAbout(messages: ModelMessage[], words: string): Mention | 
   return firstMention(messages, (m) => m.relayed && matching([{ prompt: m.prompt }], words).length === 1)
 }
 
+/**
+ * A reminder that repeats every so often asked to change to a time of day: it has none, so which is meant — once at
+ * that time, or every day at it — and how to say each; nothing is changed.
+ */
+function periodClockQuestion(view: View, hour: number, minute: number, nowMs: number, zone: string | null): string {
+  const id = String(view.id)
+  const time = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`
+  const date = zone === null ? null : nextDateOf(hour, minute, zone, nowMs)
+  const day = date !== null && zone !== null && wallTimeWords(date, time, zone, nowMs)?.startsWith('today ') ? 'today' : 'tomorrow'
+  const every = typeof view.everySeconds === 'number' ? everyWords(view.everySeconds) : 'few minutes'
+  return (
+    `Reminder ${id} "${String(view.prompt)}" repeats every ${every}, so it has no time of day to change, and I left it as it is. ` +
+    `Do you mean once at ${time}, or every day at ${time}? Say "change ${id} to ${day} at ${time}" for once, or "change ${id} to every day at ${time}" for every day.`
+  )
+}
+
 function changeArgs(id: string, hour: number, minute: number, view: View | null, now: number): Record<string, unknown> {
   const time = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`
   const zone = view !== null && typeof view.timeZone === 'string' ? view.timeZone : null
@@ -401,7 +417,7 @@ export class OfflineModel implements Model {
     if (outcomes.length !== 1 || outcomes[0].name !== 'schedule_list' || outcomes[0].isError) return null
     const asked = latestPersonText(messages, true)
     const intent = asked === null ? null : parseIntent(asked, null, this.clock.now())
-    if (intent === null || (intent.kind !== 'delete-named' && intent.kind !== 'change-named' && intent.kind !== 'change-named-to')) return null
+    if (intent === null || (intent.kind !== 'delete-named' && intent.kind !== 'change-named' && intent.kind !== 'change-named-to' && intent.kind !== 'change')) return null
     let list: View[]
     try {
       list = listed(JSON.parse(outcomes[0].text) as Record<string, unknown>)
@@ -409,15 +425,17 @@ export class OfflineModel implements Model {
       return null
     }
     const now = this.clock.now()
+    if (intent.kind === 'change') {
+      // a change to a time of day of a reminder this conversation had not seen: listed to learn what it is
+      const view = list.find((s) => s.id === intent.id)
+      if (view === undefined) return { text: `There is no active reminder ${intent.id}.`, toolCalls: [] }
+      return this.changeClock(intent.id, intent.hour, intent.minute, view, messages, request)
+    }
     const found = matching(list, intent.words)
     if (found.length === 1) {
       const id = String(found[0].id)
-      const [name, args] =
-        intent.kind === 'delete-named'
-          ? ['schedule_delete', { id }]
-          : intent.kind === 'change-named-to'
-            ? ['schedule_update', { id, ...intent.to }]
-            : ['schedule_update', changeArgs(id, intent.hour, intent.minute, found[0], now)]
+      if (intent.kind === 'change-named') return this.changeClock(id, intent.hour, intent.minute, found[0], messages, request)
+      const [name, args] = intent.kind === 'delete-named' ? ['schedule_delete', { id }] : ['schedule_update', { id, ...intent.to }]
       if (request.tools.some((t) => t.name === name)) return { text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }] }
       return null
     }
@@ -432,6 +450,21 @@ export class OfflineModel implements Model {
       return { text: `No reminder matches "${intent.words}".\n${rest}`, toolCalls: [] }
     }
     return { text: [`Several reminders match "${intent.words}":`, ...listLines(found, now), `Say which one, for example "${example.replace('schedule-1', String(found[0].id))}".`].join('\n'), toolCalls: [] }
+  }
+
+  /**
+   * A reminder changed to a time of day: a calendar rule keeps its days, a one-off moves on its day; one that repeats
+   * every so often is asked about (it has no time of day). Null when the tool is not offered.
+   */
+  private changeClock(id: string, hour: number, minute: number, view: View, messages: ModelMessage[], request: ModelRequest): ModelResponse | null {
+    const now = this.clock.now()
+    if (view.kind === 'every') {
+      const reading = latestReading(messages)
+      const zone = typeof view.timeZone === 'string' ? view.timeZone : reading === null ? null : canonicalTimeZone(reading.session)
+      return { text: periodClockQuestion(view, hour, minute, now, zone), toolCalls: [] }
+    }
+    if (!request.tools.some((t) => t.name === 'schedule_update')) return null
+    return { text: '', toolCalls: [{ name: 'schedule_update', arguments: JSON.stringify(changeArgs(id, hour, minute, view, now)) }] }
   }
 
   async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
@@ -504,11 +537,17 @@ export class OfflineModel implements Model {
         break
       case 'change-unreadable':
         return { text: unreadableChangeAnswer(intent), toolCalls: [] }
-      case 'change':
-        if (hasTool('schedule_update')) {
-          return call('schedule_update', changeArgs(intent.id, intent.hour, intent.minute, latestView(messages, intent.id), this.clock.now()))
+      case 'change': {
+        // what the reminder is decides what a time of day changes: listed first when this conversation has not seen it
+        const view = latestView(messages, intent.id)
+        if (view === null) {
+          if (hasTool('schedule_list')) return call('schedule_list', {})
+          break
         }
+        const changed = this.changeClock(intent.id, intent.hour, intent.minute, view, messages, request)
+        if (changed !== null) return changed
         break
+      }
       case 'no-time': {
         const what = intent.prompt === DEFAULT_PROMPT ? '' : ` to ${intent.prompt}`
         return {

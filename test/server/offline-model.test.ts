@@ -400,6 +400,55 @@ describe('offline model confirmations in local words', () => {
     await host.close()
   })
 
+  it('changes the time of day of a calendar reminder and keeps its days, and asks what is meant of one that repeats every few minutes, changing nothing', async () => {
+    const { host, say } = await session('Asia/Tokyo', '2026-07-15T00:00:00Z')
+    await say('remind me every weekday at 9:30 to stand up')
+    await say('every 5 minutes remind me to breathe')
+    expect(await say('change schedule-2 to 10:30')).toBe(
+      'Reminder schedule-2 "breathe" repeats every 5 minutes, so it has no time of day to change, and I left it as it is. ' +
+        'Do you mean once at 10:30, or every day at 10:30? Say "change schedule-2 to today at 10:30" for once, or "change schedule-2 to every day at 10:30" for every day.',
+    )
+    expect(await say('change schedule-2 to 8:00')).toBe(
+      'Reminder schedule-2 "breathe" repeats every 5 minutes, so it has no time of day to change, and I left it as it is. ' +
+        'Do you mean once at 08:00, or every day at 08:00? Say "change schedule-2 to tomorrow at 08:00" for once, or "change schedule-2 to every day at 08:00" for every day.',
+    )
+    expect(await say('change schedule-1 to 10:30')).toBe('Changed: reminder schedule-1 "stand up" is now set for weekdays at 10:30 in Tokyo; the next is today at 10:30 in Tokyo.')
+    expect(await say('change schedule-2 to every day at 10:30')).toBe(
+      'Changed: reminder schedule-2 "breathe" is now set for every day at 10:30 in Tokyo; the next is today at 10:30 in Tokyo.',
+    )
+    expect(await say('list reminders')).toBe(
+      [
+        'Your reminders:',
+        '- schedule-1: "stand up" weekdays at 10:30 in Tokyo; the next is today at 10:30 in Tokyo',
+        '- schedule-2: "breathe" every day at 10:30 in Tokyo; the next is today at 10:30 in Tokyo',
+      ].join('\n'),
+    )
+    await host.close()
+  })
+
+  it('lists the reminders first when a change to a time of day names one this conversation has not seen, and acts on what it is', async () => {
+    const model = new OfflineModel(0, new FakeClock(NOW))
+    const tools = ['schedule_create', 'schedule_update', 'schedule_list', 'schedule_delete'].map((name) => ({ name, description: name, parameters: { type: 'object' } }))
+    const ask = (messages: Parameters<OfflineModel['complete']>[0]['messages']) => model.complete({ system: '', tools, messages }, new AbortController().signal)
+    const listedAs = (schedules: unknown[]) => [
+      { role: 'user' as const, text: 'change schedule-4 to 10:30' },
+      { role: 'assistant' as const, text: '', toolCalls: [{ callId: 'c1', name: 'schedule_list', arguments: '{}' }] },
+      { role: 'tool' as const, callId: 'c1', text: JSON.stringify({ schedules }), isError: false },
+    ]
+    expect(await ask([{ role: 'user', text: 'change schedule-4 to 10:30' }])).toEqual({ text: '', toolCalls: [{ name: 'schedule_list', arguments: '{}' }] })
+    const every = { id: 'schedule-4', kind: 'every', prompt: 'breathe', everySeconds: 600, timeZone: 'Europe/Berlin', scheduledAtLocal: '2026-07-15T08:10:00+02:00[Europe/Berlin]' }
+    expect((await ask(listedAs([every]))).text).toBe(
+      'Reminder schedule-4 "breathe" repeats every 10 minutes, so it has no time of day to change, and I left it as it is. ' +
+        'Do you mean once at 10:30, or every day at 10:30? Say "change schedule-4 to today at 10:30" for once, or "change schedule-4 to every day at 10:30" for every day.',
+    )
+    const calendar = { id: 'schedule-4', kind: 'calendar', prompt: 'stand up', rrule: 'FREQ=WEEKLY;BYDAY=MO,FR;BYHOUR=9;BYMINUTE=0', timeZone: 'Europe/Berlin' }
+    expect(await ask(listedAs([calendar]))).toEqual({
+      text: '',
+      toolCalls: [{ name: 'schedule_update', arguments: '{"id":"schedule-4","rrule":"FREQ=WEEKLY;BYDAY=MO,FR;BYHOUR=10;BYMINUTE=30","time_zone":"Europe/Berlin"}' }],
+    })
+    expect(await ask(listedAs([]))).toEqual({ text: 'There is no active reminder schedule-4.', toolCalls: [] })
+  })
+
   it('deletes "that" reminder: the one just made, or just relayed, and asks which when the conversation named none', async () => {
     const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
     expect(await say('cancel that')).toBe('Which reminder should I delete? Say its words or its id, for example "delete the bins reminder" or "delete schedule-1".')
