@@ -58,3 +58,12 @@ export function nextDateOf(hour: number, minute: number, zone: string, nowMs: nu
   const date = new Date(Date.UTC(get('year'), get('month') - 1, get('day') + (passed ? 1 : 0)))
   return date.toISOString().slice(0, 10)
 }
+
+/** Today's date (`YYYY-MM-DD`) in a zone; null for an unknown zone. */
+export function todayIn(zone: string, nowMs: number): string | null {
+  try {
+    return new Date(localDay(zone, nowMs)).toISOString().slice(0, 10)
+  } catch {
+    return null
+  }
+}

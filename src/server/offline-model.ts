@@ -1,7 +1,7 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, Clock } from '../host/index.ts'
 import { abortableDelay, systemClock } from '../host/index.ts'
 import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace } from '../protocol/index.ts'
-import { localTimeWords, nextDateOf, wallTimeWords } from './local-words.ts'
+import { localTimeWords, nextDateOf, todayIn, wallTimeWords } from './local-words.ts'
 import { DEFAULT_PROMPT, parseIntent, type Intent } from './offline-intent.ts'
 
 export { parseIntent, type Intent } from './offline-intent.ts'
@@ -267,15 +267,22 @@ function periodClockQuestion(view: View, hour: number, minute: number, nowMs: nu
   )
 }
 
-function changeArgs(id: string, hour: number, minute: number, view: View | null, now: number): Record<string, unknown> {
+/**
+ * The `schedule_update` arguments for a reminder changed to a time of day: a calendar rule keeps its days at that time;
+ * a one-off stays on its day when that is after today, else — as a reminder said at a bare time is set — is today
+ * when the time is still ahead, tomorrow when it has passed.
+ */
+function changeArgs(id: string, hour: number, minute: number, view: View, now: number): Record<string, unknown> {
   const time = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`
-  const zone = view !== null && typeof view.timeZone === 'string' ? view.timeZone : null
-  if (view !== null && view.kind === 'calendar' && typeof view.rrule === 'string') {
+  const zone = typeof view.timeZone === 'string' ? view.timeZone : null
+  if (view.kind === 'calendar' && typeof view.rrule === 'string') {
     const rrule = view.rrule.replace(/;?BYHOUR=[0-9,]+/, '').replace(/;?BYMINUTE=[0-9,]+/, '')
     return { id, rrule: `${rrule};BYHOUR=${hour};BYMINUTE=${minute}`, ...(zone === null ? {} : { time_zone: zone }) }
   }
-  const local = typeof view?.scheduledAtLocal === 'string' ? /^(\d{4}-\d{2}-\d{2})T/.exec(view.scheduledAtLocal)?.[1] : undefined
-  const date = local ?? new Date(now).toISOString().slice(0, 10)
+  const local = typeof view.scheduledAtLocal === 'string' ? /^(\d{4}-\d{2}-\d{2})T/.exec(view.scheduledAtLocal)?.[1] : undefined
+  const next = nextDateOf(hour, minute, zone ?? 'UTC', now)
+  const today = todayIn(zone ?? 'UTC', now)
+  const date = local !== undefined && (next === null || (today !== null && local > today)) ? local : (next ?? new Date(now).toISOString().slice(0, 10))
   return { id, at: { date, time: `${time}:00`, ...(zone === null ? {} : { time_zone: zone }) } }
 }
 

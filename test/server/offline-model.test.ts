@@ -555,6 +555,18 @@ describe('offline model confirmations in local words', () => {
     await host.close()
   })
 
+  it('moves a one-off changed to a time of day that has passed today to that time tomorrow, as a reminder set at a bare time is', async () => {
+    const { host, say } = await session('Asia/Tokyo', '2026-07-15T00:00:00Z')
+    await say('remind me at 15:00 to take the cake out')
+    expect(await say('change schedule-1 to 8:00')).toBe('Changed: reminder schedule-1 "take the cake out" is now set for tomorrow at 08:00 in Tokyo.')
+    expect(await say('change schedule-1 to 10:00')).toBe('Changed: reminder schedule-1 "take the cake out" is now set for tomorrow at 10:00 in Tokyo.')
+    await say('remind me at 15:00 to call the bank')
+    expect(await say('change schedule-2 to 11:00')).toBe('Changed: reminder schedule-2 "call the bank" is now set for today at 11:00 in Tokyo.')
+    await say('remind me on Friday at 9 to pay the bills')
+    expect(await say('change schedule-3 to 7:00')).toBe('Changed: reminder schedule-3 "pay the bills" is now set for Friday at 07:00 in Tokyo.')
+    await host.close()
+  })
+
   it('sets series of every few days, weeks, months or years, and says them as "every month" and "every year" after "set for"', async () => {
     const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
     expect(await say('remind me on the 1st of every month at 10 to pay rent')).toBe(
