@@ -375,6 +375,12 @@ function relativeSeconds(text: string): { seconds: number; rest: string } | null
   return null
 }
 
+/** A span said without "in" or "for" ("snooze 5 minutes", "snooze 5 min"), read as "for" it. */
+function bareSpan(text: string): { seconds: number; rest: string } | null {
+  const span = new RegExp(`(?<![\\p{L}\\d.])${COUNT}\\s*${UNIT}(?![\\p{L}])`, 'iu').exec(text)
+  return span === null ? null : relativeSeconds(`${text.slice(0, span.index)}for ${text.slice(span.index)}`)
+}
+
 function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: Record<string, unknown>; rest: string } | null {
   let rest = text
   let clock: Clock | null = null
@@ -566,7 +572,7 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
   if (named !== null) return named
   if (/\bsnooze\b/i.test(text)) {
     const id = /\b(schedule-\d+)\b/i.exec(text)?.[1].toLowerCase() ?? null
-    const relative = relativeSeconds(text)
+    const relative = relativeSeconds(text) ?? bareSpan(text)
     const named = id === null ? SNOOZE_NAMED.exec(relative === null ? text : relative.rest.trim()) : null
     const words = named === null ? null : (named[1] ?? named[2]).trim()
     const snooze = { kind: 'snooze', id, seconds: relative?.seconds ?? 600 } as const

@@ -90,6 +90,7 @@ function describe(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[])
   switch (outcome.name) {
     case 'schedule_create': {
       const s = (value.schedule ?? value) as View
+      if (snoozed(messages)) return `Snoozed: "${String(s.prompt)}" comes back ${whenWords(s, nowMs, 'set for')} (${String(s.id)}).`
       return `Done: reminder ${String(s.id)} "${String(s.prompt)}" is set for ${whenWords(s, nowMs, 'set for')}.`
     }
     case 'schedule_update': {
@@ -111,7 +112,12 @@ function describe(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[])
   }
 }
 
-/** The local clock time (`23:39`) of an instant in a zone. */
+/** Whether the request of this turn was a snooze (its reminder is made again a while later). */
+function snoozed(messages: ModelMessage[]): boolean {
+  const asked = latestPersonText(messages, true)
+  return asked !== null && parseIntent(asked, null, 0).kind === 'snooze'
+}
+
 /**
  * The current reading in a person's words: "It is 08:00 on Wednesday 15 July 2026 in Berlin (Europe/Berlin), the
  * Session's zone; your browser is in New York (America/New_York), where it is 02:00." Its fields as they are when the

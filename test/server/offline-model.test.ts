@@ -92,6 +92,11 @@ const PHRASINGS: [string, Intent][] = [
   ['snooze schedule-2 for 10 minutes', { kind: 'snooze', id: 'schedule-2', seconds: 600 }],
   ['snooze for 5 minutes', { kind: 'snooze', id: null, seconds: 300 }],
   ['snooze', { kind: 'snooze', id: null, seconds: 600 }],
+  ['snooze 5 minutes', { kind: 'snooze', id: null, seconds: 300 }],
+  ['snooze 5 min', { kind: 'snooze', id: null, seconds: 300 }],
+  ['snooze schedule-2 20 mins', { kind: 'snooze', id: 'schedule-2', seconds: 1200 }],
+  ['snooze the oven reminder 15 minutes', { kind: 'snooze', id: null, seconds: 900, words: 'oven' }],
+  ['snooze it an hour', { kind: 'snooze', id: null, seconds: 3600 }],
   [
     'remind me every 12 hours on Mondays to check the tank',
     { kind: 'period-on-days', period: 'every 12 hours', days: 'on Mondays', example: [9, 21].map((hour) => ({ hour, minute: 0 })), prompt: 'check the tank' },
@@ -308,7 +313,8 @@ describe('offline model confirmations in local words', () => {
         '- schedule-3: "stretch" every day at 07:00 in New York; the next is today at 07:00 in New York',
       ].join('\n'),
     )
-    expect(await say('snooze schedule-2 for 15 minutes')).toBe('Done: reminder schedule-4 "pay rent" is set for today at 08:15 in Berlin.')
+    expect(await say('snooze schedule-2 for 15 minutes')).toBe('Snoozed: "pay rent" comes back today at 08:15 in Berlin (schedule-4).')
+    expect(await say('snooze schedule-1 5 min')).toBe('Snoozed: "check email" comes back today at 08:05 in Berlin (schedule-5).')
     await host.close()
   })
 
@@ -503,6 +509,7 @@ describe('offline model confirmations in local words', () => {
       toolCalls: [{ name: 'schedule_create', arguments: '{"prompt":"check the oven","after_seconds":300}' }],
     })
     expect(await ask('snooze')).toEqual({ text: '', toolCalls: [{ name: 'schedule_create', arguments: '{"prompt":"water the plants","after_seconds":600}' }] })
+    expect(await ask('snooze 5 min')).toEqual({ text: '', toolCalls: [{ name: 'schedule_create', arguments: '{"prompt":"water the plants","after_seconds":300}' }] })
     expect(await ask('snooze the dentist reminder')).toEqual({
       text: 'No reminder about "dentist" has come due in this conversation, so there is none to snooze yet. To move it, say for example "move the dentist reminder to 20:00".',
       toolCalls: [],
