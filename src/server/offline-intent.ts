@@ -381,6 +381,22 @@ function bareSpan(text: string): { seconds: number; rest: string } | null {
   return span === null ? null : relativeSeconds(`${text.slice(0, span.index)}for ${text.slice(span.index)}`)
 }
 
+/** A clock said after "for", or alone, that can only be a time of day: with am/pm ("for 6pm", "6:30 pm"), or after "for" with minutes ("for 18:30"). */
+const FOR_CLOCK = /(?:\bfor\s+|\b)(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?=\s|$|[,!?]|\.(?!\w))|\bfor\s+(\d{1,2}):(\d{2})()(?=\s|$|[.,!?])/i
+
+/**
+ * Times said that could not be read or set ("at 25:00", "for 6", "9:75pm", "25:00"): kept out of what to be reminded
+ * of. A time of day that is one, said without a preposition, stays ("the 18:30 train").
+ */
+const TIME_LIKE = /\b(?:at|for|by|around)\s+\d{1,2}(?::\d{2})*(?:\s*(?:am|pm|a\.m\.|p\.m\.))?|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b/gi
+
+/** A text without the times in it that `TIME_LIKE` names. */
+function withoutTimes(text: string): string {
+  return text.replace(TIME_LIKE, (said, hour: string | undefined, minute: string | undefined) =>
+    hour !== undefined && minute !== undefined && Number(hour) <= 23 && Number(minute) <= 59 ? said : ' ',
+  )
+}
+
 function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: Record<string, unknown>; rest: string } | null {
   let rest = text
   let clock: Clock | null = null
@@ -425,9 +441,9 @@ function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: 
     clock = clockOrWord(noon[1], '', undefined, undefined)
     rest = cut(rest, noon)
   } else {
-    const at = new RegExp(`\\bat\\s+${CLOCK}(?=\\s|$|[.,!?])`, 'i').exec(rest)
+    const at = new RegExp(`\\bat\\s+${CLOCK}(?=\\s|$|[.,!?])`, 'i').exec(rest) ?? FOR_CLOCK.exec(rest)
     if (at !== null) {
-      clock = clockOf(at[1], at[2], at[3], evening)
+      clock = at[4] === undefined ? clockOf(at[1], at[2], at[3], evening) : clockOf(at[4], at[5], undefined, evening)
       rest = cut(rest, at)
     }
   }
@@ -582,7 +598,7 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
   const when = whenIn(text, reading, fallbackNow)
   if (when !== null) return when
   // "next week", "later", "some day": a when it cannot read, not part of what to be reminded of
-  if (LEAD_IN.test(text.trim())) return { kind: 'no-time', prompt: promptOf(promptOf(zoneCut(text).base).replace(VAGUE_WHEN, '')) }
+  if (LEAD_IN.test(text.trim())) return { kind: 'no-time', prompt: promptOf(promptOf(withoutTimes(zoneCut(text).base)).replace(VAGUE_WHEN, '')) }
   return { kind: 'none' }
 }
 

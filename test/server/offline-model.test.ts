@@ -143,6 +143,13 @@ const PHRASINGS: [string, Intent][] = [
   ['remind me next week to renew the passport', { kind: 'no-time', prompt: 'renew the passport' }],
   ['remind me later about the dentist', { kind: 'no-time', prompt: 'the dentist' }],
   ['set a reminder', { kind: 'no-time', prompt: 'Reminder' }],
+  ['set a reminder for 6pm to cook dinner', { kind: 'create', args: { prompt: 'cook dinner', at: { date: '2026-07-15', time: '18:00:00' } } }],
+  ['set a reminder for 18:30 tomorrow to cook', { kind: 'create', args: { prompt: 'cook', at: { date: '2026-07-16', time: '18:30:00' } } }],
+  ['remind me 7:30 pm to call mum', { kind: 'create', args: { prompt: 'call mum', at: { date: '2026-07-15', time: '19:30:00' } } }],
+  ['remind me at 25:00 to water the plants', { kind: 'no-time', prompt: 'water the plants' }],
+  ['set a reminder for 6 to cook dinner', { kind: 'no-time', prompt: 'cook dinner' }],
+  ['remind me at 9:75 pm', { kind: 'no-time', prompt: 'Reminder' }],
+  ['remind me about the 18:30 train', { kind: 'no-time', prompt: 'the 18:30 train' }],
   ['hello there', { kind: 'none' }],
   ['what time is it?', { kind: 'none' }],
 ]
@@ -524,7 +531,11 @@ describe('offline model confirmations in local words', () => {
     expect(await say('set a reminder')).toBe(
       'I could not find when in that. Say it again with a time, for example "remind me tomorrow at 9 to …" — or "in 2 hours", "on 2 September at 10", "every weekday at 08:30".',
     )
+    expect(await say('remind me at 25:00 to x')).toBe(
+      'I could not find when in that. Say it again with a time, for example "remind me tomorrow at 9 to x" — or "in 2 hours", "on 2 September at 10", "every weekday at 08:30".',
+    )
     expect(await say('list reminders')).toBe('You have no active reminders.')
+    expect(await say('set a reminder for 6pm to cook dinner')).toBe('Done: reminder schedule-1 "cook dinner" is set for today at 18:00 in Berlin.')
     await host.close()
   })
 
