@@ -52,7 +52,7 @@ const MONTH_DAY = new RegExp(`\\b(?:on\\s+)?${MONTH}\\s+(?:the\\s+)?${ORDINAL}(?
 const MONTH_PREFIXES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
 const LEAD_IN =
   /^(?:(?:hey|ok|okay|please|can you|could you|would you|kindly)[\s,]+)*(?:remind me|ping me|alert me|nudge me|notify me|set (?:up )?(?:a |an )?(?:reminder|alarm)(?: for me)?|create (?:a )?reminder|add (?:a )?reminder|schedule (?:a )?reminder)\b/i
-const CONNECTOR = /^(?:to|about|that|of|for|:|-)\b\s*/i
+const CONNECTOR = /^(?:(?:to|about|that|of|for)\b|[:,;–—-])\s*/i
 const TRAILING_CONNECTOR = /\s+(?:to|about|for|at|on|in|and)$/i
 
 function unitSeconds(unit: string): number {

@@ -399,6 +399,9 @@ function timeReply(messages: ModelMessage[], text: string, reading: ReadingField
   const asked = parseIntent(request.text, reading, nowMs)
   if (asked.kind !== 'no-time') return null
   const when = text.trim().replace(/[.!]+$/, '')
+  // a reply with words of its own after the time ("in 10 minutes: stretch") is a reminder of those words
+  const own = parseIntent(`remind me ${when}`, reading, nowMs)
+  if (own.kind === 'create' && own.args.prompt !== DEFAULT_PROMPT) return `remind me ${when}`
   return asked.prompt === DEFAULT_PROMPT ? `remind me ${when}` : `remind me ${when} to ${asked.prompt}`
 }
 

@@ -102,6 +102,8 @@ const PHRASINGS: [string, Intent][] = [
     { kind: 'period-on-days', period: 'every 12 hours', days: 'on Mondays', example: [9, 21].map((hour) => ({ hour, minute: 0 })), prompt: 'check the tank' },
   ],
   ['remind me every 24 hours on Mondays to check the tank', { kind: 'period-on-days', period: 'every 24 hours', days: 'on Mondays', example: [{ hour: 9, minute: 0 }], prompt: 'check the tank' }],
+  ['remind me in 10 minutes: stretch', { kind: 'create', args: { prompt: 'stretch', after_seconds: 600 } }],
+  ['remind me tomorrow at 9 - call the garage', { kind: 'create', args: { prompt: 'call the garage', at: { date: '2026-07-16', time: '09:00:00' } } }],
   ['remind me in 1 hour and 30 minutes to leave', { kind: 'create', args: { prompt: 'leave', after_seconds: 5400 } }],
   ['remind me in 2 hours, 15 minutes from now to eat', { kind: 'create', args: { prompt: 'eat', after_seconds: 8100 } }],
   ['remind me in 1.5 hours to leave', { kind: 'create', args: { prompt: 'leave', after_seconds: 5400 } }],
@@ -548,10 +550,20 @@ describe('offline model confirmations in local words', () => {
     )
     await say('set a reminder')
     expect(await say('in 2 hours.')).toBe('Done: reminder schedule-2 "Reminder" is set for today at 10:00 in Berlin.')
+    await say('remind me to buy milk')
+    expect(await say('in 10 minutes: stretch')).toBe('Done: reminder schedule-3 "stretch" is set for today at 08:10 in Berlin.')
+    await say('remind me to buy milk')
+    expect(await say('in 10 minutes')).toBe('Done: reminder schedule-4 "buy milk" is set for today at 08:10 in Berlin.')
     await say('remind me later about the dentist')
     expect(await say('thanks')).toBe("It is 08:00 on Wednesday 15 July 2026 in Berlin (Europe/Berlin), the Session's zone; your browser is in the same zone. You said: thanks")
     expect(await say('list reminders')).toBe(
-      ['Your reminders:', '- schedule-1: "renew the passport" tomorrow at 09:00 in Berlin', '- schedule-2: "Reminder" today at 10:00 in Berlin'].join('\n'),
+      [
+        'Your reminders:',
+        '- schedule-1: "renew the passport" tomorrow at 09:00 in Berlin',
+        '- schedule-2: "Reminder" today at 10:00 in Berlin',
+        '- schedule-3: "stretch" today at 08:10 in Berlin',
+        '- schedule-4: "buy milk" today at 08:10 in Berlin',
+      ].join('\n'),
     )
     await host.close()
   })
