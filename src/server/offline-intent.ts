@@ -576,6 +576,13 @@ function changeIntent(text: string, reading: ReadingFields | null, fallbackNow: 
   return { kind: 'change-unreadable', id: null, words: unread?.words ?? null, target: unread?.target ?? '' }
 }
 
+const WAKE_ME = new RegExp(`${POLITE}wake\\s+me(?:\\s+up)?\\b(.*)$`, 'is')
+/** A message that begins with when ("tomorrow at 9 …", "at 7 …", "in 10 minutes …", "on Friday at 10 …", "every …"). */
+const TIME_FIRST = new RegExp(
+  `^\\s*(?:(?:tomorrow|today|tonight)(?:\\s+(?:morning|afternoon|evening|night))?\\s+at\\s+${CLOCK_OR_WORD}|tomorrow\\s+(?:morning|afternoon|evening|night)\\b|this\\s+(?:morning|afternoon|evening)\\s+at\\s+${CLOCK_OR_WORD}|at\\s+${CLOCK_OR_WORD}|in\\s+${COUNT}\\s*${UNIT}\\b|in\\s+half\\s+an\\s+hour\\b|(?:on\\s+|next\\s+)?${WEEKDAY}\\s+at\\s+${CLOCK_OR_WORD}|(?:every|each|daily)\\b)`,
+  'i',
+)
+
 /** Reads a reminder intent out of a person's text, local times interpreted from the latest reading (SPEC 10). */
 export function parseIntent(text: string, reading: ReadingFields | null, fallbackNow: number): Intent {
   const lower = text.toLowerCase()
@@ -594,7 +601,16 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
     const snooze = { kind: 'snooze', id, seconds: relative?.seconds ?? 600 } as const
     return words === null || VAGUE.test(words) ? snooze : { ...snooze, words }
   }
-  if (!/\b(remind|reminder|reminders|schedule|alert|ping|nudge|notify|alarm)\b/.test(lower)) return { kind: 'none' }
+  if (!/\b(remind|reminder|reminders|schedule|alert|ping|nudge|notify|alarm)\b/.test(lower)) {
+    // "wake me up at 7": a reminder to wake up
+    const wake = WAKE_ME.exec(text)
+    if (wake !== null) return parseIntent(`remind me to wake up${wake[1]}`, reading, fallbackNow)
+    // "tomorrow at 9 call mum", "at 7 wake up": a time said first, then what to be reminded of (a question stays one)
+    if (!TIME_FIRST.test(text) || /\?\s*$/.test(text)) return { kind: 'none' }
+    const when = whenIn(text, reading, fallbackNow)
+    const prompt = when === null ? DEFAULT_PROMPT : when.kind === 'create' ? when.args.prompt : when.prompt
+    return when !== null && prompt !== DEFAULT_PROMPT ? when : { kind: 'none' }
+  }
   const when = whenIn(text, reading, fallbackNow)
   if (when !== null) return when
   // "next week", "later", "some day": a when it cannot read, not part of what to be reminded of

@@ -152,6 +152,19 @@ const PHRASINGS: [string, Intent][] = [
   ['set a reminder for 6 to cook dinner', { kind: 'no-time', prompt: 'cook dinner' }],
   ['remind me at 9:75 pm', { kind: 'no-time', prompt: 'Reminder' }],
   ['remind me about the 18:30 train', { kind: 'no-time', prompt: 'the 18:30 train' }],
+  ['tomorrow at 9 call mum', { kind: 'create', args: { prompt: 'call mum', at: { date: '2026-07-16', time: '09:00:00' } } }],
+  ['at 7 wake up', { kind: 'create', args: { prompt: 'wake up', at: { date: '2026-07-16', time: '07:00:00' } } }],
+  ['wake me up at 7', { kind: 'create', args: { prompt: 'wake up', at: { date: '2026-07-16', time: '07:00:00' } } }],
+  ['wake me at 6:30 tomorrow for the flight', { kind: 'create', args: { prompt: 'wake up for the flight', at: { date: '2026-07-16', time: '06:30:00' } } }],
+  ['in 10 minutes stretch', { kind: 'create', args: { prompt: 'stretch', after_seconds: 600 } }],
+  ['on Friday at 10 submit the report', { kind: 'create', args: { prompt: 'submit the report', at: { date: '2026-07-17', time: '10:00:00' } } }],
+  ['tonight at 8 take out the trash', { kind: 'create', args: { prompt: 'take out the trash', at: { date: '2026-07-15', time: '20:00:00' } } }],
+  ['every weekday at 08:30 check email', { kind: 'create', args: { prompt: 'check email', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['wake me up', { kind: 'no-time', prompt: 'wake up' }],
+  ['tomorrow at 9', { kind: 'none' }],
+  ['tomorrow at 9 is fine?', { kind: 'none' }],
+  ['today I feel great', { kind: 'none' }],
+  ['every time I call, she is busy', { kind: 'none' }],
   ['hello there', { kind: 'none' }],
   ['what time is it?', { kind: 'none' }],
 ]
@@ -565,6 +578,18 @@ describe('offline model confirmations in local words', () => {
         '- schedule-4: "buy milk" today at 08:10 in Berlin',
       ].join('\n'),
     )
+    await host.close()
+  })
+
+  it('takes a message that begins with when, or "wake me up at 7", for a reminder of the words after it, and a question for one', async () => {
+    const { host, say } = await session('Asia/Tokyo', '2026-07-15T00:00:00Z')
+    expect(await say('tomorrow at 9 call mum')).toBe('Done: reminder schedule-1 "call mum" is set for tomorrow at 09:00 in Tokyo.')
+    expect(await say('at 7 wake up')).toBe('Done: reminder schedule-2 "wake up" is set for tomorrow at 07:00 in Tokyo.')
+    expect(await say('wake me up at 7')).toBe('Done: reminder schedule-3 "wake up" is set for tomorrow at 07:00 in Tokyo.')
+    expect(await say('tomorrow at 9 is fine?')).toBe(
+      "It is 09:00 on Wednesday 15 July 2026 in Tokyo (Asia/Tokyo), the Session's zone; your browser is in the same zone. You said: tomorrow at 9 is fine?",
+    )
+    expect(await say('what time is it')).toBe("It is 09:00 on Wednesday 15 July 2026 in Tokyo (Asia/Tokyo), the Session's zone; your browser is in the same zone. You said: what time is it")
     await host.close()
   })
 
