@@ -67,6 +67,37 @@ function everyWords(seconds: number): string {
   return `${seconds} seconds`
 }
 
+/** A local date and time a clock change skips, as the Schedule tools say it. */
+const SKIPPED = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}):\d{2} does not exist in (\S+): a clock change skips it$/
+
+/**
+ * Why a Schedule tool refused, in a person's words: the rule that was broken and what to say instead, never the
+ * tool's field names or error code; a refusal it has no words for is said with the tool's own message. `details`
+ * are the tool error's fields (an unknown reminder's `id`).
+ */
+export function refusalWords(code: string, message: string, details: Record<string, unknown>, nowMs: number): string {
+  switch (code) {
+    case 'frequency_too_high':
+      return 'I cannot set a reminder that comes back that often: the shortest repeat is every 5 minutes. Say for example "every 5 minutes" or "every hour".'
+    case 'schedule_not_found': {
+      const id = typeof details.id === 'string' ? details.id : null
+      return `There is no active reminder${id === null ? ' by that name' : ` ${id}`}: it may have come due already or been deleted. Say "list reminders" to see the ones there are.`
+    }
+    case 'time_out_of_range':
+      return 'That is further ahead than I can set a reminder. Say a time within the next few years.'
+    case 'invalid_time_zone':
+      return 'I do not know that time zone. Name a place such as "Berlin" or "New York", or a zone such as "Europe/Berlin".'
+    case 'invalid_rule': {
+      const skipped = SKIPPED.exec(message)
+      const words = skipped === null ? null : wallTimeWords(skipped[1], skipped[2], skipped[3], nowMs)
+      if (words !== null) return `I could not set that: ${words} does not exist, because the clocks go forward past it that night. Say a time before or after it.`
+      return `I could not read that time: ${message}.`
+    }
+    default:
+      return `I could not do that: ${message}.`
+  }
+}
+
 function describe(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[]): string {
   let value: Record<string, unknown> = {}
   try {
@@ -84,9 +115,7 @@ function describe(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[])
     const passed = passedWords(outcome, nowMs, messages)
     if (passed !== null) return passed
   }
-  if (typeof value.code === 'string' && typeof value.message === 'string') {
-    return `I could not do that: ${value.message} (${value.code}).`
-  }
+  if (typeof value.code === 'string' && typeof value.message === 'string') return refusalWords(value.code, value.message, value, nowMs)
   switch (outcome.name) {
     case 'schedule_create': {
       const s = (value.schedule ?? value) as View

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { OfflineModel, parseIntent, readingWords, type Intent } from '../../src/server/offline-model.ts'
+import { OfflineModel, parseIntent, readingWords, refusalWords, type Intent } from '../../src/server/offline-model.ts'
 import { formatFollowUp } from '../../src/protocol/follow-up.ts'
 import { createApp } from '../../src/server/app.ts'
 import { compose } from '../../src/server/compose.ts'
@@ -591,6 +591,28 @@ describe('offline model confirmations in local words', () => {
     )
     expect(await say('what time is it')).toBe("It is 09:00 on Wednesday 15 July 2026 in Tokyo (Asia/Tokyo), the Session's zone; your browser is in the same zone. You said: what time is it")
     await host.close()
+  })
+
+  it('says why a reminder could not be set in words, not in the tools\' field names and codes', async () => {
+    const { host, say } = await session('America/New_York', '2026-07-15T12:00:00Z')
+    expect(await say('remind me on 14 March 2027 at 2:30 to water the plants')).toBe(
+      'I could not set that: on 14 March 2027 at 02:30 in New York does not exist, because the clocks go forward past it that night. Say a time before or after it.',
+    )
+    expect(await say('remind me every 30 seconds to blink')).toBe(
+      'I cannot set a reminder that comes back that often: the shortest repeat is every 5 minutes. Say for example "every 5 minutes" or "every hour".',
+    )
+    expect(await say('change schedule-9 to 10:00')).toBe('There is no active reminder schedule-9.')
+    await host.close()
+  })
+
+  it.each([
+    ['schedule_not_found', 'there is no active reminder "schedule-3"', { id: 'schedule-3' }, 'There is no active reminder schedule-3: it may have come due already or been deleted. Say "list reminders" to see the ones there are.'],
+    ['time_out_of_range', 'the target must lie between 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z', {}, 'That is further ahead than I can set a reminder. Say a time within the next few years.'],
+    ['invalid_time_zone', 'time_zone must be an IANA time zone name such as "Europe/Berlin", got "Narnia"', {}, 'I do not know that time zone. Name a place such as "Berlin" or "New York", or a zone such as "Europe/Berlin".'],
+    ['invalid_rule', 'rrule is not valid: FREQ must be one of DAILY, WEEKLY, MONTHLY, YEARLY, got "HOURLY"', {}, 'I could not read that time: rrule is not valid: FREQ must be one of DAILY, WEEKLY, MONTHLY, YEARLY, got "HOURLY".'],
+    ['persistence_uncertain', 'the change could not be confirmed durable', {}, 'I could not do that: the change could not be confirmed durable.'],
+  ])('says a %s refusal without its code', (code, message, details, words) => {
+    expect(refusalWords(code, message, details, Date.parse('2026-07-15T12:00:00Z'))).toBe(words)
   })
 
   it('says a local time that has passed in words, with the same time tomorrow to say instead', async () => {
