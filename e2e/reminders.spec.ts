@@ -2,6 +2,7 @@ import { expect, test } from './support/fixtures.ts'
 import type { SessionEvent } from '../src/protocol/events.ts'
 import { clientZoneOf, createSessionFromUi, expectZone, readingCards, sendMessage, waitForTurnEnds, wallClockAhead } from './support/browser.ts'
 import { assistantTexts, fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
+import { expectAccessible } from './support/axe.ts'
 
 function toolEvents(events: readonly SessionEvent[], name: string) {
   const calls = events.filter((event): event is SessionEvent<'tool/call'> => event.type === 'tool/call' && event.data.name === name)
@@ -124,4 +125,34 @@ test('naming the zone in reply to the question sets the reminder in that zone, f
     await expect(page.getByTestId('message-assistant').last()).toContainText(` at ${at} in Berlin.`)
     await expect(page.getByTestId('reminder')).toHaveCount(1)
   }
+})
+
+test('a deleted reminder can be made again with Undo: the same words and times, in its own zone, once', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start()
+  const page = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(page)
+  const post = (body: unknown) => fetch(`${server.url}/api/sessions/${id}/schedules`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const tomorrow = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.now() + 2 * 86_400_000)
+  expect((await post({ prompt: 'call the New York office', at: { date: tomorrow, time: '09:00:00', time_zone: 'America/New_York' } })).status).toBe(201)
+  expect((await post({ prompt: 'stand up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30', time_zone: 'Europe/Berlin' })).status).toBe(201)
+  await page.reload()
+  await expect(page.getByTestId('reminder')).toHaveCount(2)
+  const before = await fetchSchedules(server.url, id)
+
+  for (const [index, prompt] of ['call the New York office', 'stand up'].entries()) {
+    await page.getByRole('button', { name: `Delete reminder: ${prompt}` }).click()
+    const notice = page.getByTestId('reminder-deleted')
+    await expect(notice).toHaveText(`Deleted “${prompt}”.UndoDismiss`)
+    await expect(page.getByTestId('reminder')).toHaveCount(1)
+    if (index === 0) await expectAccessible(page, testInfo, 'reminder-deleted')
+    await notice.getByTestId('reminder-undo').click()
+    await expect(notice).toHaveCount(0)
+    await expect(page.getByTestId('reminder')).toHaveCount(2)
+  }
+  const after = await fetchSchedules(server.url, id)
+  const same = (view: Record<string, unknown>) => [view.kind, view.prompt, view.scheduledAt, view.scheduledAtLocal, view.timeZone, view.rrule ?? null]
+  expect(after.map(same)).toEqual(before.map(same))
+  expect(after.map((view) => view.id).sort()).toEqual(['schedule-3', 'schedule-4'])
+  const { events } = await readSessionFile(server.dataDir, id)
+  expect(scheduleChanges(events).map((change) => change.operation)).toEqual(['create', 'create', 'delete', 'create', 'delete', 'create'])
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
-import { draftFields, draftOf, draftProblem, editFields, localInstant, newDraft, saveFailure, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
+import { draftFields, draftOf, draftProblem, editFields, localInstant, newDraft, restoreFields, saveFailure, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
 import { toolOutcome } from '../../src/overlay/lib/tool-outcome.ts'
 
 const view: ScheduleView = {
@@ -139,5 +139,35 @@ describe('toolOutcome', () => {
     expect(toolOutcome({ text: '{"code":"timezone_confirmation_required"}', isError: true })).toBe('question')
     expect(toolOutcome({ text: '{"code":"not_future"}', isError: true })).toBe('error')
     expect(toolOutcome({ text: '[]', isError: false })).toBe('done')
+  })
+})
+
+describe('what Undo makes again of a deleted reminder', () => {
+  const NOW = Date.parse('2026-12-02T02:32:00Z')
+  const base = { state: 'scheduled' as const, deliveryMode: 'session-local' as const, upcoming: [] as string[], deliveries: 0, lastDeliveredAt: null, missed: 0 }
+  it('keeps a local one in its zone, a repeated hour and an instant as their instant, and a rule as it is', () => {
+    const local = { ...base, id: 'schedule-1', kind: 'at', prompt: 'call', scheduledAt: '2026-12-03T14:00:00.000Z', timeZone: 'America/New_York', scheduledAtLocal: '2026-12-03T09:00:00-05:00[America/New_York]' } as const
+    expect(restoreFields(local, NOW)).toEqual({ prompt: 'call', at: { date: '2026-12-03', time: '09:00:00', time_zone: 'America/New_York' } })
+    // the second 01:30 of the night the clocks go back: its wall time would name the first
+    const second = { ...local, scheduledAt: '2027-11-07T06:30:00.000Z', scheduledAtLocal: '2027-11-07T01:30:00-05:00[America/New_York]' }
+    expect(restoreFields(second, NOW)).toEqual({ prompt: 'call', at: '2027-11-07T06:30:00.000Z' })
+    const after = { ...base, id: 'schedule-2', kind: 'after', prompt: 'tea', afterSeconds: 600, scheduledAt: '2026-12-02T02:40:00.000Z', timeZone: 'UTC', scheduledAtLocal: '2026-12-02T02:40:00+00:00[UTC]' } as const
+    expect(restoreFields(after, NOW)).toEqual({ prompt: 'tea', at: '2026-12-02T02:40:00.000Z' })
+    expect(restoreFields(after, Date.parse('2026-12-02T02:41:00Z'))).toBeNull()
+    const every = { ...base, id: 'schedule-3', kind: 'every', prompt: 'water', everySeconds: 3600, scheduledAt: '2026-12-02T03:00:00.000Z', timeZone: 'UTC', scheduledAtLocal: '2026-12-02T03:00:00+00:00[UTC]' } as const
+    expect(restoreFields(every, NOW)).toEqual({ prompt: 'water', every_seconds: 3600 })
+    const rule = {
+      ...base,
+      id: 'schedule-4',
+      kind: 'calendar',
+      prompt: 'stand up',
+      rrule: 'FREQ=DAILY;BYHOUR=8;BYMINUTE=30',
+      timeZone: 'Europe/Berlin',
+      starts: '2026-11-01',
+      catchUp: 'skip',
+      scheduledAt: '2026-12-02T07:30:00.000Z',
+      scheduledAtLocal: '2026-12-02T08:30:00+01:00[Europe/Berlin]',
+    } as const
+    expect(restoreFields(rule, NOW)).toEqual({ prompt: 'stand up', rrule: 'FREQ=DAILY;BYHOUR=8;BYMINUTE=30', time_zone: 'Europe/Berlin', starts: '2026-11-01', catch_up: 'skip' })
   })
 })

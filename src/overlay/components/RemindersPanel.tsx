@@ -1,9 +1,11 @@
 import { useRef, useState, useSyncExternalStore } from 'react'
 import { errorMessage } from '../data/http.ts'
-import { useDeleteSchedule, useSchedules } from '../data/queries.ts'
+import { useCreateSchedule, useDeleteSchedule, useSchedules } from '../data/queries.ts'
 import { useNow } from '../hooks/use-now.ts'
 import { msUntilCountdownChanges, zonePlace } from '../lib/display/index.ts'
 import { askNotificationPermissionOnce, notificationsSupported } from '../lib/notifications.ts'
+import { restoreFields } from '../lib/reminder-form.ts'
+import { trustedNow } from '../lib/trusted-clock.ts'
 import type { ScheduleView } from '../../protocol/index.ts'
 import { reminderRow, reminderZone, type ReminderRow } from '../lib/reminder-row.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
@@ -140,9 +142,22 @@ export function RemindersPanel({
   const coarseNow = useNow(60_000)
   const now = useNow(tickMs(views, coarseNow), hasAny)
 
+  // the reminder deleted last, offered back (Undo) until another is deleted or it is made again
+  const [deleted, setDeleted] = useState<ScheduleView | null>(null)
+  const restore = useCreateSchedule(sessionId)
+  const restoring = deleted === null ? null : restoreFields(deleted, trustedNow())
+  const onUndo = () => {
+    if (deleted === null || restoring === null) return
+    // one key per deleted reminder: Undo clicked twice, or sent again after a lost answer, makes it once
+    restore.mutate({ fields: restoring, key: `undo:${deleted.id}` }, { onSuccess: () => setDeleted(null) })
+  }
+
   const onDelete = (scheduleId: string, index: number) => {
+    const view = views.find((v) => v.id === scheduleId) ?? null
     remove.mutate(scheduleId, {
       onSuccess: () => {
+        setDeleted(view)
+        restore.reset()
         requestAnimationFrame(() => {
           const buttons = listRef.current?.querySelectorAll<HTMLButtonElement>('[data-testid="reminder-delete"]')
           const next = buttons === undefined || buttons.length === 0 ? null : buttons[Math.min(index, buttons.length - 1)]
@@ -194,6 +209,26 @@ export function RemindersPanel({
       {remove.isError && (
         <p className="notice notice-error" role="alert">
           Could not delete the reminder: {errorMessage(remove.error)}
+        </p>
+      )}
+      {deleted !== null && (
+        <div className="notice notice-quiet" role="status" data-testid="reminder-deleted">
+          <span>
+            Deleted “<span dir="auto">{deleted.prompt}</span>”.
+          </span>
+          {restoring !== null && (
+            <button type="button" className="button button-small" data-testid="reminder-undo" onClick={onUndo} disabled={restore.isPending || offline}>
+              {restore.isPending ? 'Restoring…' : 'Undo'}
+            </button>
+          )}
+          <button type="button" className="button button-small button-quiet" onClick={() => setDeleted(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {restore.isError && (
+        <p className="notice notice-error" role="alert">
+          Not restored: {errorMessage(restore.error)}
         </p>
       )}
       {hasAny && <NotificationOffer />}

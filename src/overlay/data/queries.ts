@@ -230,9 +230,12 @@ export type ReminderFields = {
   prompt?: string
   after_seconds?: number
   every_seconds?: number
-  at?: { date: string; time: string; time_zone: string }
+  /** A local date and time in the zone picked, or an instant (RFC 3339). */
+  at?: { date: string; time: string; time_zone: string } | string
   rrule?: string
   time_zone?: string
+  starts?: string
+  catch_up?: 'latest' | 'all' | 'skip'
 }
 
 /**

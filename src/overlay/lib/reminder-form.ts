@@ -206,3 +206,29 @@ export function editFields(draft: ReminderDraft, view: ScheduleView): ReminderFi
   const { rrule: _same, ...rest } = fields
   return rest
 }
+
+/**
+ * What makes a deleted reminder again (Undo): the same words and times, a local one in its zone (its instant when its
+ * wall time would name another); an `every` one counts its interval from now again. Null when a one-off's time passed.
+ */
+export function restoreFields(view: ScheduleView, nowMs: number): ReminderFields | null {
+  const prompt = view.prompt
+  switch (view.kind) {
+    case 'at':
+    case 'after': {
+      const at = Date.parse(view.scheduledAt)
+      if (!(at > nowMs)) return null
+      const local = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}):\d{2}/.exec(view.scheduledAtLocal)
+      if (view.kind === 'at' && view.timeZone !== null && local !== null && localInstant(local[1], local[2], view.timeZone) === at) {
+        return { prompt, at: { date: local[1], time: `${local[2]}:00`, time_zone: view.timeZone } }
+      }
+      return { prompt, at: view.scheduledAt }
+    }
+    case 'every':
+      return { prompt, every_seconds: view.everySeconds, ...(view.catchUp === undefined ? {} : { catch_up: view.catchUp }) }
+    case 'calendar':
+      return { prompt, rrule: view.rrule, time_zone: view.timeZone ?? 'UTC', starts: view.starts, catch_up: view.catchUp }
+    default:
+      return null
+  }
+}
