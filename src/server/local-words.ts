@@ -1,8 +1,9 @@
 import { zonePlace } from '../protocol/index.ts'
 
 const ZONED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})[+-]\d{2}:\d{2}\[([^\]]+)\]$/
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+/** English day and month names, Sunday first (as `Date.getUTCDay`). */
+export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const DAY_MS = 86_400_000
 
 function localDay(zone: string, ms: number): number {
@@ -37,8 +38,8 @@ export function wallTimeWords(date: string, time: string, zone: string, nowMs: n
   let when: string
   if (days === 0) when = 'today'
   else if (days === 1) when = 'tomorrow'
-  else if (days > 1 && days < 7) when = `${on ? 'on ' : ''}${WEEKDAYS[new Date(target).getUTCDay()]}`
-  else when = `${on ? 'on ' : ''}${day} ${MONTHS[month - 1]} ${year}`
+  else if (days > 1 && days < 7) when = `${on ? 'on ' : ''}${WEEKDAY_NAMES[new Date(target).getUTCDay()]}`
+  else when = `${on ? 'on ' : ''}${day} ${MONTH_NAMES[month - 1]} ${year}`
   return `${when} at ${time} in ${zonePlace(zone)}`
 }
 

@@ -1,7 +1,7 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, Clock } from '../host/index.ts'
 import { abortableDelay, systemClock } from '../host/index.ts'
-import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace } from '../protocol/index.ts'
-import { localTimeWords, nextDateOf, todayIn, wallTimeWords } from './local-words.ts'
+import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, wallClockAt, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace } from '../protocol/index.ts'
+import { localTimeWords, MONTH_NAMES, nextDateOf, todayIn, WEEKDAY_NAMES, wallTimeWords } from './local-words.ts'
 import { DEFAULT_PROMPT, parseIntent, type Intent } from './offline-intent.ts'
 
 export { parseIntent, type Intent } from './offline-intent.ts'
@@ -155,9 +155,8 @@ function snoozed(messages: ModelMessage[]): boolean {
 export function readingWords(reading: ReadingFields): string {
   const sampled = parseZonedTimestamp(reading.timestamp)
   const zoneWords = (zone: string) => `${zonePlace(zone)} (${zone})`
-  const day = (zone: string, ms: number) =>
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(ms).replace(',', '')
-  const now = sampled === null ? reading.timestamp : `${clockIn(sampled.zone, sampled.epochMs)} on ${day(sampled.zone, sampled.epochMs)}`
+  // the reading names its own wall date and time: no formatter is needed for them
+  const now = sampled === null ? reading.timestamp : `${sampled.time.slice(0, 5)} on ${dayWords(sampled.date)}`
   const client = reading.client
   let browser: string
   if (client.kind === 'resolved') {
@@ -177,8 +176,18 @@ export function readingWords(reading: ReadingFields): string {
   return `It is ${now} in ${zoneWords(reading.session)}, the Session's zone; ${browser}.`
 }
 
+/** A date (`2026-07-15`) as "Wednesday 15 July 2026". */
+function dayWords(date: string): string {
+  const [year, month, day] = date.split('-').map(Number)
+  const weekday = new Date(Date.UTC(2000, month - 1, day))
+  weekday.setUTCFullYear(year)
+  return `${WEEKDAY_NAMES[weekday.getUTCDay()]} ${day} ${MONTH_NAMES[month - 1]} ${year}`
+}
+
+/** `HH:MM` on the wall clock of a zone (the protocol's cached formatter: a plain answer is on every turn's path). */
 function clockIn(zone: string, ms: number): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)
+  const wall = wallClockAt(zone, ms)
+  return `${String(wall.hour).padStart(2, '0')}:${String(wall.minute).padStart(2, '0')}`
 }
 
 /**
