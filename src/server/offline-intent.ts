@@ -97,6 +97,11 @@ function cut(text: string, match: RegExpExecArray): string {
 
 let places: Map<string, string> | null = null
 
+/** The zone of a place a person names ("New York", "new_york", "Kolkata", "Calcutta"), from IANA's city names and today's names; null for none. */
+export function placeZone(name: string): string | null {
+  return placeZones().get(name.trim().toLowerCase().replace(/[\s_]+/g, ' ')) ?? null
+}
+
 /** The places people name zones by, lower-case ("new york", "london", "kolkata"): IANA's city names and today's names. */
 function placeZones(): Map<string, string> {
   if (places !== null) return places
@@ -124,8 +129,8 @@ function placeAfterTime(text: string): RegExpExecArray | null {
   const words = match[1].split(/\s+/)
   for (let n = words.length; n > 0; n--) {
     const name = words.slice(0, n).join(' ')
-    const zone = placeZones().get(name.toLowerCase())
-    if (zone === undefined) continue
+    const zone = placeZone(name)
+    if (zone === null) continue
     const said = match[0].slice(0, match[0].length - match[1].length) + name
     const found = [said, zone] as unknown as RegExpExecArray
     found.index = match.index

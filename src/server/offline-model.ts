@@ -2,7 +2,7 @@ import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, C
 import { abortableDelay, systemClock } from '../host/index.ts'
 import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, wallClockAt, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace } from '../protocol/index.ts'
 import { localTimeWords, MONTH_NAMES, nextDateOf, todayIn, WEEKDAY_NAMES, wallTimeWords } from './local-words.ts'
-import { DEFAULT_PROMPT, parseIntent, type Intent } from './offline-intent.ts'
+import { DEFAULT_PROMPT, parseIntent, placeZone, type Intent } from './offline-intent.ts'
 
 export { parseIntent, type Intent } from './offline-intent.ts'
 
@@ -372,8 +372,8 @@ function walkBack(messages: ModelMessage[]): () => ModelMessage | undefined {
   }
 }
 
-/** The zone a short reply names ("Tokyo", "Asia/Tokyo", "in Berlin time", "UTC"): an IANA zone, or a known zone by its place; else null. */
-export function namedZone(text: string, known: readonly string[]): string | null {
+/** The zone a short reply names ("Tokyo", "Asia/Tokyo", "in Berlin time", "UTC"): an IANA zone, or a zone by its place (the same names "at 9 in London" is read with); else null. */
+export function namedZone(text: string): string | null {
   const name = text
     .trim()
     .replace(/[.!]+$/, '')
@@ -381,10 +381,7 @@ export function namedZone(text: string, known: readonly string[]): string | null
     .replace(/\s+(?:time zone|timezone|zone|time)$/i, '')
     .trim()
   if (name === '' || name.split(/\s+/).length > 4) return null
-  const canonical = canonicalTimeZone(name)
-  if (canonical !== null) return canonical
-  const key = name.toLowerCase().replace(/[\s_]+/g, ' ')
-  return known.find((zone) => key === (zone.split('/').at(-1) ?? zone).replace(/_/g, ' ').toLowerCase() || key === zonePlace(zone).toLowerCase()) ?? null
+  return canonicalTimeZone(name) ?? placeZone(name)
 }
 
 /**
@@ -400,7 +397,7 @@ function zoneReply(messages: ModelMessage[], text: string): { request: string; z
   const result = next()
   const known = result?.role === 'tool' ? questionZones(result.text) : null
   if (known === null) return null
-  const zone = namedZone(text, known)
+  const zone = namedZone(text)
   if (zone === null) return null
   let call = next()
   while (call?.role === 'tool') call = next()

@@ -248,6 +248,8 @@ describe('offline model through the API', () => {
     ['New York', 'America/New_York', 'today at 09:30 in New York'],
     ['berlin time', 'Europe/Berlin', 'today at 09:30 in Berlin'],
     ['Asia/Tokyo.', 'Asia/Tokyo', 'tomorrow at 09:30 in Tokyo'],
+    // a place that is neither zone in the question, named as "at 9 in London" names it
+    ['use London', 'Europe/London', 'today at 09:30 in London'],
   ])('takes %j, said in reply to its question, as the zone of the request it asked about', async (reply, zone, words) => {
     const { host, app, post, session } = await setup()
     await post('/api/sessions/berlin/messages', { text: 'remind me at 09:30 to stretch', clientTimeZone: 'America/New_York' })
