@@ -1,4 +1,4 @@
-import { canonicalTimeZone, instantsForWallTime, MIN_EVERY_SECONDS, parseRrule, wallClockAt, wallFieldsAsUtc, WEEKDAYS, zonePlace, type Weekday } from '../../protocol/index.ts'
+import { canonicalTimeZone, instantsForWallTime, MIN_EVERY_SECONDS, parseRrule, parseZonedTimestamp, wallClockAt, wallFieldsAsUtc, WEEKDAYS, zonePlace, type Weekday } from '../../protocol/index.ts'
 import { dateTimeFormat, clockOptions, formatClock, formatWhen } from './display/index.ts'
 import { trustedNow } from './trusted-clock.ts'
 import type { ReminderFields } from '../data/queries.ts'
@@ -218,9 +218,9 @@ export function restoreFields(view: ScheduleView, nowMs: number): ReminderFields
     case 'after': {
       const at = Date.parse(view.scheduledAt)
       if (!(at > nowMs)) return null
-      const local = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}):\d{2}/.exec(view.scheduledAtLocal)
-      if (view.kind === 'at' && view.timeZone !== null && local !== null && localInstant(local[1], local[2], view.timeZone) === at) {
-        return { prompt, at: { date: local[1], time: `${local[2]}:00`, time_zone: view.timeZone } }
+      const local = view.kind === 'at' ? parseZonedTimestamp(view.scheduledAtLocal) : null
+      if (local !== null && local.time.endsWith(':00') && localInstant(local.date, local.time.slice(0, 5), local.zone) === at) {
+        return { prompt, at: { date: local.date, time: local.time, time_zone: local.zone } }
       }
       return { prompt, at: view.scheduledAt }
     }
