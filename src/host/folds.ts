@@ -65,23 +65,37 @@ export const inboxFold: SessionFold<Map<string, PendingMessage>> = {
   },
 }
 
-/** The model-visible surface: seqs of message events not shadowed by compaction, their size, and how many arrived since the last compaction. */
-export type SurfaceState = { seqs: number[]; chars: number; sizes: Map<number, number>; sinceCompaction: number }
+/** The text of a message's blocks, joined (a single block, the usual case, without building an array). */
+function textOf(content: readonly { text: string }[]): string {
+  if (content.length === 1) return (content[0] as { text: string }).text
+  let text = ''
+  for (const block of content) text += block.text
+  return text
+}
+
+/** The model-visible surface: seqs of message events not shadowed by compaction, their sizes (`sizes[i]` is the size of `seqs[i]`), and how many arrived since the last compaction. */
+export type SurfaceState = { seqs: number[]; chars: number; sizes: number[]; sinceCompaction: number }
 
 function isSurfaceMessage(event: SessionEvent): boolean {
   return event.type === 'user/message' || event.type === 'assistant/message' || event.type === 'tool/result'
+}
+
+function textSize(content: readonly { text: string }[]): number {
+  let n = 0
+  for (const block of content) n += block.text.length
+  return n
 }
 
 function eventSize(event: SessionEvent): number {
   switch (event.type) {
     case 'user/message':
     case 'tool/result':
-      return event.data.content.reduce((n, block) => n + block.text.length, 0)
-    case 'assistant/message':
-      return (
-        event.data.content.reduce((n, block) => n + block.text.length, 0) +
-        (event.data.toolCalls ?? []).reduce((n, call) => n + call.arguments.length + call.name.length, 0)
-      )
+      return textSize(event.data.content)
+    case 'assistant/message': {
+      let n = textSize(event.data.content)
+      for (const call of event.data.toolCalls ?? []) n += call.arguments.length + call.name.length
+      return n
+    }
     default:
       return 0
   }
@@ -90,25 +104,30 @@ function eventSize(event: SessionEvent): number {
 /** Folds the surface (SPEC 2.4): message events, minus the ranges a compaction replaced. */
 export const surfaceFold: SessionFold<SurfaceState> = {
   name: 'host/surface',
-  init: () => ({ seqs: [], chars: 0, sizes: new Map(), sinceCompaction: 0 }),
+  init: () => ({ seqs: [], chars: 0, sizes: [], sinceCompaction: 0 }),
   apply(state, event) {
     if (!isSurfaceMessage(event)) return state
     const op = event.surfaceOp
     if (op !== undefined && op !== 'append') {
-      const kept: number[] = []
-      for (const seq of state.seqs) {
-        if (seq >= op.start && seq <= op.end) {
-          state.chars -= state.sizes.get(seq) ?? 0
-          state.sizes.delete(seq)
-        } else kept.push(seq)
+      const seqs: number[] = []
+      const sizes: number[] = []
+      for (let i = 0; i < state.seqs.length; i++) {
+        const seq = state.seqs[i] as number
+        const size = state.sizes[i] as number
+        if (seq >= op.start && seq <= op.end) state.chars -= size
+        else {
+          seqs.push(seq)
+          sizes.push(size)
+        }
       }
-      state.seqs = kept
+      state.seqs = seqs
+      state.sizes = sizes
       state.sinceCompaction = -1
     }
     state.sinceCompaction++
     const size = eventSize(event)
     state.seqs.push(event.seq)
-    state.sizes.set(event.seq, size)
+    state.sizes.push(size)
     state.chars += size
     return state
   },
@@ -139,7 +158,7 @@ export const sentFold: SessionFold<Map<string, SentRecord>> = {
     const source = message.source
     if (source.kind !== 'user' || !('rpcId' in source)) return state
     state.delete(source.rpcId)
-    state.set(source.rpcId, { messageId: message.id, target, text: message.content.map((b) => b.text).join(''), clientTimeZone: source.clientTimeZone })
+    state.set(source.rpcId, { messageId: message.id, target, text: textOf(message.content), clientTimeZone: source.clientTimeZone })
     if (state.size > SENT_KEPT) state.delete(state.keys().next().value as string)
     return state
   },
@@ -152,7 +171,7 @@ export const titleFold: SessionFold<{ title: string | null; renamed: boolean }> 
   apply(state, event) {
     if (event.type === 'session/title') return { title: event.data.title, renamed: true }
     if (state.title === null && event.type === 'user/message' && event.data.source.kind === 'user') {
-      const text = event.data.content.map((b) => b.text).join('').replace(/\s+/g, ' ').trim()
+      const text = textOf(event.data.content).replace(/\s+/g, ' ').trim()
       if (text !== '') return { title: text.length > 60 ? `${text.slice(0, 59)}…` : text, renamed: false }
     }
     return state

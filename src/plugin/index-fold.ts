@@ -25,27 +25,33 @@ export const EMPTY_TIME_CONTEXT_INDEX: TimeContextIndex = {
   turnReadingTime: null,
 }
 
+/** One index value, its five fields always written in the same order (one object shape, no spread per event). */
+function indexOf(
+  lastModelVisibleTime: number | null,
+  lastReadingTime: number | null,
+  turn: number | null,
+  turnZones: readonly string[],
+  turnReadingTime: number | null,
+): TimeContextIndex {
+  return { lastModelVisibleTime, lastReadingTime, turn, turnZones, turnReadingTime }
+}
+
 /** Folds one durable event into the index in O(1) amortised. */
 export function applyToTimeContextIndex(index: TimeContextIndex, event: SessionEvent): TimeContextIndex {
   switch (event.type) {
     case 'turn/start':
-      return { ...index, turn: event.data.turn, turnZones: nextTurnZones(index.turnZones, event, false), turnReadingTime: null }
+      return indexOf(index.lastModelVisibleTime, index.lastReadingTime, event.data.turn, nextTurnZones(index.turnZones, event, false), null)
     case 'turn/end':
-      return { ...index, turn: null, turnZones: nextTurnZones(index.turnZones, event, true), turnReadingTime: null }
+      return indexOf(index.lastModelVisibleTime, index.lastReadingTime, null, nextTurnZones(index.turnZones, event, true), null)
     case 'assistant/message':
     case 'tool/result':
-      return { ...index, lastModelVisibleTime: event.time }
+      return indexOf(event.time, index.lastReadingTime, index.turn, index.turnZones, index.turnReadingTime)
     case 'user/message': {
       const open = index.turn !== null
       if (isTimeContextSource((event.data as { source?: unknown } | null)?.source)) {
-        return {
-          ...index,
-          lastModelVisibleTime: event.time,
-          lastReadingTime: event.time,
-          turnReadingTime: open ? event.time : index.turnReadingTime,
-        }
+        return indexOf(event.time, event.time, index.turn, index.turnZones, open ? event.time : index.turnReadingTime)
       }
-      return { ...index, lastModelVisibleTime: event.time, turnZones: nextTurnZones(index.turnZones, event, open) }
+      return indexOf(event.time, index.lastReadingTime, index.turn, nextTurnZones(index.turnZones, event, open), index.turnReadingTime)
     }
     default:
       return index
