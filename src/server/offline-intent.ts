@@ -588,6 +588,9 @@ const TIME_FIRST = new RegExp(
   'i',
 )
 
+/** Words after a time said first that make it a statement, not something to do ("tomorrow at 9 is fine", "every day I wake up at 7"). */
+const STATEMENT = /^(?:i|i'm|im|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|it|it's|its|that|that's|this|there|my|our|your|is|was|are|were|works|suits|sounds|should|would|could|will|might)\b/i
+
 /** Reads a reminder intent out of a person's text, local times interpreted from the latest reading (SPEC 10). */
 export function parseIntent(text: string, reading: ReadingFields | null, fallbackNow: number): Intent {
   const lower = text.toLowerCase()
@@ -598,7 +601,8 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
   if (change !== null) return change
   const named = namedIntent(text)
   if (named !== null) return named
-  if (/\bsnooze\b/i.test(text)) {
+  // "remind me in 10 minutes to snooze the alarm" asks for a reminder: snooze is the command only outside one
+  if (/\bsnooze\b/i.test(text) && !LEAD_IN.test(text.trim())) {
     const id = /\b(schedule-\d+)\b/i.exec(text)?.[1].toLowerCase() ?? null
     const relative = relativeSeconds(text) ?? bareSpan(text)
     const named = id === null ? SNOOZE_NAMED.exec(relative === null ? text : relative.rest.trim()) : null
@@ -614,7 +618,7 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
     if (!TIME_FIRST.test(text) || /\?\s*$/.test(text)) return { kind: 'none' }
     const when = whenIn(text, reading, fallbackNow)
     const prompt = when === null ? DEFAULT_PROMPT : when.kind === 'create' ? when.args.prompt : when.prompt
-    return when !== null && prompt !== DEFAULT_PROMPT ? when : { kind: 'none' }
+    return when !== null && prompt !== DEFAULT_PROMPT && !STATEMENT.test(String(prompt)) ? when : { kind: 'none' }
   }
   const when = whenIn(text, reading, fallbackNow)
   if (when !== null) return when

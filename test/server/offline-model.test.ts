@@ -165,6 +165,12 @@ const PHRASINGS: [string, Intent][] = [
   ['tomorrow at 9 is fine?', { kind: 'none' }],
   ['today I feel great', { kind: 'none' }],
   ['every time I call, she is busy', { kind: 'none' }],
+  ['remind me in 10 minutes to snooze the alarm', { kind: 'create', args: { prompt: 'snooze the alarm', after_seconds: 600 } }],
+  ['please set a reminder at 7 to snooze the sprinklers', { kind: 'create', args: { prompt: 'snooze the sprinklers', at: { date: '2026-07-16', time: '07:00:00' } } }],
+  ['tomorrow at 9 is fine', { kind: 'none' }],
+  ['every day I wake up at 7', { kind: 'none' }],
+  ['at 7 we usually have dinner', { kind: 'none' }],
+  ["tonight at 8 it's my turn", { kind: 'none' }],
   ['hello there', { kind: 'none' }],
   ['what time is it?', { kind: 'none' }],
 ]
