@@ -14,6 +14,7 @@ import {
   currentZoneName,
   usesTwelveHourClock,
   zoneDetail,
+  zoneOption,
   zonePlace,
 } from '../../src/overlay/lib/display/index.ts'
 
@@ -133,6 +134,18 @@ describe('place names', () => {
 
   it('keeps the IANA id as given with its offset for hover', () => {
     expect(zoneDetail('Asia/Calcutta', Date.parse('2026-12-01T10:00:00Z'))).toBe('Asia/Calcutta · UTC+05:30')
+  })
+
+  it('lists a zone in the picker by its place, offset and today’s IANA name', () => {
+    const now = Date.parse('2026-12-01T10:00:00Z')
+    expect(['Asia/Calcutta', 'Europe/Kiev', 'Asia/Saigon', 'America/New_York', 'UTC', 'Etc/GMT+5'].map((zone) => zoneOption(zone, now))).toEqual([
+      'Kolkata (UTC+05:30, Asia/Kolkata)',
+      'Kyiv (UTC+02:00, Europe/Kyiv)',
+      'Ho Chi Minh (UTC+07:00, Asia/Ho_Chi_Minh)',
+      'New York (UTC−05:00, America/New_York)',
+      'UTC',
+      'GMT+5 (UTC−05:00, Etc/GMT+5)',
+    ])
   })
 })
 

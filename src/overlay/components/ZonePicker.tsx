@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react'
 import { sameTimeZone } from '../../protocol/index.ts'
-import { formatOffset, offsetMinutes, zonePlace } from '../lib/display/index.ts'
+import { zoneOption, zonePlace } from '../lib/display/index.ts'
 
 function allZones(): string[] {
   try {
@@ -10,10 +10,7 @@ function allZones(): string[] {
   }
 }
 
-function label(zone: string, now: number): string {
-  const minutes = offsetMinutes(zone, now)
-  return `${zonePlace(zone)} (${minutes === null ? zone : `${formatOffset(minutes)}, ${zone}`})`
-}
+const label = zoneOption
 
 /** Picks the zone a local time is read in: the Session zone by default, this browser's one click away, any zone from the list. */
 export function ZonePicker({
