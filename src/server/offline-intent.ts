@@ -51,7 +51,7 @@ const DAY_MONTH = new RegExp(`(?<!\\bat\\s+)\\b(?:on\\s+)?(?:the\\s+)?${ORDINAL}
 const MONTH_DAY = new RegExp(`\\b(?:on\\s+)?${MONTH}\\s+(?:the\\s+)?${ORDINAL}(?:,?\\s+(\\d{4}))?\\b`, 'i')
 const MONTH_PREFIXES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
 const LEAD_IN =
-  /^(?:(?:hey|ok|okay|please|can you|could you|would you|kindly)[\s,]+)*(?:remind me|ping me|alert me|nudge me|notify me|set (?:up )?(?:a |an )?(?:reminder|alarm)(?: for me)?|create (?:a )?reminder|add (?:a )?reminder|schedule (?:a )?reminder)\b/i
+  /^(?:(?:hey|ok|okay|please|can you|could you|would you|kindly)[\s,]+)*(?:remind me|ping me|alert me|nudge me|notify me|(?:push|send) me (?:a |an )?(?:reminder|alert|notification|message)|set (?:up )?(?:a |an )?(?:reminder|alarm)(?: for me)?|create (?:a )?reminder|add (?:a )?reminder|schedule (?:a )?reminder)\b/i
 const CONNECTOR = /^(?:(?:to|about|that|of|for)\b|[:,;–—-])\s*/i
 const TRAILING_CONNECTOR = /\s+(?:to|about|for|at|on|in|and)$/i
 
@@ -541,7 +541,8 @@ function saidTarget(target: string): string {
 }
 
 const CHANGE_ID = /\b(?:change|move|reschedule|update|set|push|shift)\s+(?:(?:the|my)\s+)?(?:reminder\s+)?(schedule-\d+)(?:\s+reminder)?\b(.*)$/is
-const CHANGE_VERB = new RegExp(`${POLITE}(?:change|move|reschedule|push|shift)\\s+(.+?)\\s*$`, 'is')
+// "push me a reminder at 5" asks for a new one: push moves a reminder, never a person
+const CHANGE_VERB = new RegExp(`${POLITE}(?:change|move|reschedule|push(?!\\s+me\\b)|shift)\\s+(.+?)\\s*$`, 'is')
 const NAMED_WHOLE = new RegExp(`^${NAMED}$`, 'is')
 
 /**
@@ -610,7 +611,7 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
     const snooze = { kind: 'snooze', id, seconds: relative?.seconds ?? 600 } as const
     return words === null || VAGUE.test(words) ? snooze : { ...snooze, words }
   }
-  if (!/\b(remind|reminder|reminders|schedule|alert|ping|nudge|notify|alarm)\b/.test(lower)) {
+  if (!/\b(remind|reminder|reminders|schedule|alert|ping|nudge|notify|notification|alarm)\b/.test(lower)) {
     // "wake me up at 7": a reminder to wake up
     const wake = WAKE_ME.exec(text)
     if (wake !== null) return parseIntent(`remind me to wake up${wake[1]}`, reading, fallbackNow)
