@@ -590,7 +590,7 @@ const TIME_FIRST = new RegExp(
 )
 
 /** Words after a time said first that make it a statement, not something to do ("tomorrow at 9 is fine", "every day I wake up at 7"). */
-const STATEMENT = /^(?:i|i'm|im|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|it|it's|its|that|that's|this|there|my|our|your|is|was|are|were|works|suits|sounds|should|would|could|will|might)\b/i
+const STATEMENT = /^(?:i|i'm|im|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|it|it's|its|that|that's|this|there|is|was|are|were|works|suits|sounds|should|would|could|will|might)\b/i
 
 /** Reads a reminder intent out of a person's text, local times interpreted from the latest reading (SPEC 10). */
 export function parseIntent(text: string, reading: ReadingFields | null, fallbackNow: number): Intent {

@@ -170,6 +170,7 @@ const PHRASINGS: [string, Intent][] = [
   ['please set a reminder at 7 to snooze the sprinklers', { kind: 'create', args: { prompt: 'snooze the sprinklers', at: { date: '2026-07-16', time: '07:00:00' } } }],
   ['push me a reminder at 5pm to stretch', { kind: 'create', args: { prompt: 'stretch', at: { date: '2026-07-15', time: '17:00:00' } } }],
   ['send me a notification in 20 minutes to check the oven', { kind: 'create', args: { prompt: 'check the oven', after_seconds: 1200 } }],
+  ['every day at 9 my vitamins', { kind: 'create', args: { prompt: 'my vitamins', rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0' } }],
   ['tomorrow at 9 is fine', { kind: 'none' }],
   ['every day I wake up at 7', { kind: 'none' }],
   ['at 7 we usually have dinner', { kind: 'none' }],
