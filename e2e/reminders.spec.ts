@@ -1,6 +1,6 @@
 import { expect, test } from './support/fixtures.ts'
 import type { SessionEvent } from '../src/protocol/events.ts'
-import { clientZoneOf, createSessionFromUi, expectZone, readingCards, sendMessage, waitForTurnEnds, wallClockAhead } from './support/browser.ts'
+import { PHONE, clientZoneOf, createSessionFromUi, expectZone, readingCards, sendMessage, waitForTurnEnds, wallClockAhead } from './support/browser.ts'
 import { assistantTexts, fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
 import { expectAccessible } from './support/axe.ts'
 
@@ -145,9 +145,12 @@ test('a deleted reminder can be made again with Undo: the same words and times, 
     await expect(notice).toHaveText(`Deleted “${prompt}”.UndoDismiss`)
     await expect(page.getByTestId('reminder')).toHaveCount(1)
     if (index === 0) await expectAccessible(page, testInfo, 'reminder-deleted')
+    await expect(notice.getByTestId('reminder-undo')).toBeFocused()
     await notice.getByTestId('reminder-undo').click()
     await expect(notice).toHaveCount(0)
     await expect(page.getByTestId('reminder')).toHaveCount(2)
+    // focus stays with the reminder made again
+    await expect(page.getByRole('button', { name: `Edit reminder: ${prompt}` })).toBeFocused()
   }
   const after = await fetchSchedules(server.url, id)
   const same = (view: Record<string, unknown>) => [view.kind, view.prompt, view.scheduledAt, view.scheduledAtLocal, view.timeZone, view.rrule ?? null]
@@ -155,4 +158,33 @@ test('a deleted reminder can be made again with Undo: the same words and times, 
   expect(after.map((view) => view.id).sort()).toEqual(['schedule-3', 'schedule-4'])
   const { events } = await readSessionFile(server.dataDir, id)
   expect(scheduleChanges(events).map((change) => change.operation)).toEqual(['create', 'create', 'delete', 'create', 'delete', 'create'])
+})
+
+test('on a phone, deleting the last of many reminders brings Undo into view with focus, and a second Enter restores it instead of deleting another', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('Europe/Berlin', server.url, { viewport: PHONE })
+  const id = await createSessionFromUi(page)
+  for (let i = 1; i <= 8; i++) {
+    const response = await fetch(`${server.url}/api/sessions/${id}/schedules`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: `stretch ${i}`, after_seconds: 3600 * i }),
+    })
+    expect(response.status).toBe(201)
+  }
+  await page.reload()
+  await page.getByTestId('reminders-toggle').click()
+  await expect(page.getByTestId('reminder')).toHaveCount(8)
+  const last = page.getByRole('button', { name: 'Delete reminder: stretch 8' })
+  await last.scrollIntoViewIfNeeded()
+  await last.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('reminder')).toHaveCount(7)
+  const undo = page.getByTestId('reminder-deleted').getByTestId('reminder-undo')
+  await expect(undo).toBeFocused()
+  await expect(undo).toBeInViewport()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('reminder')).toHaveCount(8)
+  await expect(page.getByRole('button', { name: 'Edit reminder: stretch 8' })).toBeFocused()
+  expect((await fetchSchedules(server.url, id)).map((view) => view.prompt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `stretch ${i}`))
 })

@@ -1,4 +1,4 @@
-import { useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { errorMessage } from '../data/http.ts'
 import { useCreateSchedule, useDeleteSchedule, useSchedules } from '../data/queries.ts'
 import { useNow } from '../hooks/use-now.ts'
@@ -144,25 +144,43 @@ export function RemindersPanel({
 
   // the reminder deleted last, offered back (Undo) until another is deleted or it is made again
   const [deleted, setDeleted] = useState<ScheduleView | null>(null)
+  const panelRef = useRef<HTMLElement>(null)
+  /** Where focus goes once the element it names is rendered (after a delete or an Undo, whose answers render later). */
+  const pendingFocus = useRef<string | null>(null)
+  useEffect(() => {
+    const selector = pendingFocus.current
+    if (selector === null) return
+    const target = panelRef.current?.querySelector<HTMLElement>(selector)
+    if (target === null || target === undefined) return
+    pendingFocus.current = null
+    target.focus()
+  })
   const restore = useCreateSchedule(sessionId)
   const restoring = deleted === null ? null : restoreFields(deleted, trustedNow())
   const onUndo = () => {
     if (deleted === null || restoring === null) return
     // one key per deleted reminder: Undo clicked twice, or sent again after a lost answer, makes it once
-    restore.mutate({ fields: restoring, key: `undo:${deleted.id}` }, { onSuccess: () => setDeleted(null) })
+    restore.mutate(
+      { fields: restoring, key: `undo:${deleted.id}` },
+      {
+        onSuccess: ({ schedule }) => {
+          setDeleted(null)
+          // focus stays with the reminder made again, not on <body> as its notice goes away
+          pendingFocus.current = `[data-schedule-id="${CSS.escape(schedule.id)}"] [data-testid="reminder-edit"]`
+        },
+      },
+    )
   }
 
-  const onDelete = (scheduleId: string, index: number) => {
+  const onDelete = (scheduleId: string) => {
     const view = views.find((v) => v.id === scheduleId) ?? null
     remove.mutate(scheduleId, {
       onSuccess: () => {
         setDeleted(view)
         restore.reset()
-        requestAnimationFrame(() => {
-          const buttons = listRef.current?.querySelectorAll<HTMLButtonElement>('[data-testid="reminder-delete"]')
-          const next = buttons === undefined || buttons.length === 0 ? null : buttons[Math.min(index, buttons.length - 1)]
-          ;(next ?? newRef.current)?.focus()
-        })
+        // focus goes to Undo (brought into view, on a phone too), never to the next reminder's Delete, where a second
+        // Enter would delete another; without Undo, to the notice's Dismiss
+        pendingFocus.current = '[data-testid="reminder-deleted"] [data-testid="reminder-undo"]:not(:disabled), [data-testid="reminder-deleted"] [data-testid="reminder-dismiss"]'
       },
     })
   }
@@ -176,7 +194,7 @@ export function RemindersPanel({
   }
 
   return (
-    <section className="panel reminders" aria-labelledby="reminders-title">
+    <section className="panel reminders" aria-labelledby="reminders-title" ref={panelRef}>
       <div className="panel-head">
         <h2 id="reminders-title" className="panel-title">
           Reminders {hasAny && <span className="count">{views.length}</span>}
@@ -221,7 +239,15 @@ export function RemindersPanel({
               {restore.isPending ? 'Restoring…' : 'Undo'}
             </button>
           )}
-          <button type="button" className="button button-small button-quiet" onClick={() => setDeleted(null)}>
+          <button
+            type="button"
+            className="button button-small button-quiet"
+            data-testid="reminder-dismiss"
+            onClick={() => {
+              setDeleted(null)
+              newRef.current?.focus()
+            }}
+          >
             Dismiss
           </button>
         </div>
@@ -234,7 +260,7 @@ export function RemindersPanel({
       {hasAny && <NotificationOffer />}
       {hasAny && (
         <ul className="reminder-list" ref={listRef}>
-          {views.map((view, index) => (
+          {views.map((view) => (
             <Reminder
               key={view.id}
               row={reminderRow(view, sessionZone, browserZone, locale, now)}
@@ -242,7 +268,7 @@ export function RemindersPanel({
               deleting={remove.isPending && remove.variables === view.id}
               offline={offline}
               onEdit={() => setForm({ editing: view })}
-              onDelete={() => onDelete(view.id, index)}
+              onDelete={() => onDelete(view.id)}
             />
           ))}
         </ul>
