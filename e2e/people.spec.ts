@@ -231,6 +231,8 @@ test('Snooze on the due card makes a new reminder 10 min later and the card keep
   expect(Date.parse(snoozed.scheduledAt as string) - snoozedAt).toBeGreaterThan(590_000)
   const said = snoozedSaid(snoozed.scheduledAt as string, 'America/Sao_Paulo')
   await expect(card.getByRole('status')).toHaveText(said)
+  // focus stays on the card, on what it now says (the Snooze button is gone)
+  await expect(card.getByRole('status')).toBeFocused()
   await expect(card.getByTestId('reminder-snooze')).toHaveCount(0)
   await expect(page.getByTestId('toast')).toHaveCount(0)
 

@@ -1,9 +1,9 @@
-import { memo } from 'react'
+import { memo, useEffect, useRef } from 'react'
 import { snoozeFailure } from '../data/http.ts'
 import { markDone, markSnoozed, noticeKey } from '../data/notices.ts'
 import { useSnooze } from '../data/queries.ts'
 import { instantMs } from '../lib/countdown.ts'
-import { zonedTimes } from '../lib/zoned-time.ts'
+import { snoozedAgain, zonedTimes } from '../lib/zoned-time.ts'
 import type { DueReminder, ReminderFollowUp } from '../lib/schedule-reminder.ts'
 
 /** What a due card needs besides the follow-up. */
@@ -19,13 +19,6 @@ export type DueContext = {
   snoozed: Readonly<Record<string, string>>
 }
 
-/** "again <when>" for a snoozed occurrence, in the Session zone's words. */
-function snoozedLabel(until: string, context: DueContext): string {
-  const target = instantMs(until)
-  const next = target === null ? null : zonedTimes(target, context.sessionZone, null, context.locale, context.now).own
-  return next === null ? 'again later' : `again ${next.when}`
-}
-
 function DueReminderRow({ reminder, context }: { reminder: DueReminder; context: DueContext }) {
   const snooze = useSnooze()
   const at = instantMs(reminder.occurrenceAt)
@@ -33,8 +26,16 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
   const key = noticeKey(context.sessionId, reminder.scheduleId, reminder.occurrenceAt)
   const done = context.done.has(key)
   const until = context.snoozed[key]
-  const snoozedTo = until === undefined ? null : snoozedLabel(until, context)
+  const snoozedTo = until === undefined ? null : snoozedAgain(instantMs(until), context.sessionZone, context.browserZone, context.locale, context.now)
   const scheduleId = reminder.scheduleId
+  // a Snooze pressed here leaves focus on what the card now says, not on <body> as the button goes away
+  const snoozedHere = useRef(false)
+  const status = useRef<HTMLParagraphElement>(null)
+  useEffect(() => {
+    if (!snoozedHere.current || snoozedTo === null) return
+    snoozedHere.current = false
+    status.current?.focus()
+  }, [snoozedTo])
   return (
     <div className="reminder-due-body" data-schedule-id={scheduleId} data-done={done}>
       <p className="reminder-prompt" dir="auto">
@@ -54,7 +55,11 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
         )}
         {reminder.missed > 0 && <span> · {reminder.missed} missed before this one</span>}
       </p>
-      {snoozedTo !== null && <p className="small" role="status">Snoozed: {snoozedTo}.</p>}
+      {snoozedTo !== null && (
+        <p className="small" role="status" tabIndex={-1} ref={status}>
+          Snoozed: {snoozedTo}.
+        </p>
+      )}
       {done && snoozedTo === null && <p className="small muted">Done.</p>}
       {!done && snoozedTo === null && (
         <div className="actions">
@@ -63,12 +68,18 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
             className="button button-small"
             data-testid="reminder-snooze"
             disabled={snooze.isPending || context.offline}
-            onClick={() =>
+            onClick={() => {
+              snoozedHere.current = true
               snooze.mutate(
                 { sessionId: context.sessionId, scheduleId, occurrenceAt: reminder.occurrenceAt },
-                { onSuccess: (view) => markSnoozed(key, view.scheduledAt) },
+                {
+                  onSuccess: (view) => markSnoozed(key, view.scheduledAt),
+                  onError: () => {
+                    snoozedHere.current = false
+                  },
+                },
               )
-            }
+            }}
           >
             {snooze.isPending ? 'Snoozing…' : 'Snooze 10 min'}
           </button>
