@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { Fragment, useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { errorMessage } from '../data/http.ts'
 import { useCreateSchedule, useDeleteSchedule, useSchedules } from '../data/queries.ts'
 import { useNow } from '../hooks/use-now.ts'
@@ -142,8 +142,8 @@ export function RemindersPanel({
   const coarseNow = useNow(60_000)
   const now = useNow(tickMs(views, coarseNow), hasAny)
 
-  // the reminder deleted last, offered back (Undo) until another is deleted or it is made again
-  const [deleted, setDeleted] = useState<ScheduleView | null>(null)
+  // the reminder deleted last and where it stood in the list, offered back (Undo) in its place until another is deleted or it is made again
+  const [deleted, setDeleted] = useState<{ view: ScheduleView; index: number } | null>(null)
   const panelRef = useRef<HTMLElement>(null)
   /** Where focus goes once the element it names is rendered (after a delete or an Undo, whose answers render later). */
   const pendingFocus = useRef<string | null>(null)
@@ -156,12 +156,12 @@ export function RemindersPanel({
     target.focus()
   })
   const restore = useCreateSchedule(sessionId)
-  const restoring = deleted === null ? null : restoreFields(deleted, trustedNow())
+  const restoring = deleted === null ? null : restoreFields(deleted.view, trustedNow())
   const onUndo = () => {
     if (deleted === null || restoring === null) return
     // one key per deleted reminder: Undo clicked twice, or sent again after a lost answer, makes it once
     restore.mutate(
-      { fields: restoring, key: `undo:${deleted.id}` },
+      { fields: restoring, key: `undo:${deleted.view.id}` },
       {
         onSuccess: ({ schedule }) => {
           setDeleted(null)
@@ -173,13 +173,14 @@ export function RemindersPanel({
   }
 
   const onDelete = (scheduleId: string) => {
-    const view = views.find((v) => v.id === scheduleId) ?? null
+    const index = views.findIndex((v) => v.id === scheduleId)
+    const view = views[index]
     remove.mutate(scheduleId, {
       onSuccess: () => {
-        setDeleted(view)
+        setDeleted(view === undefined ? null : { view, index })
         restore.reset()
-        // focus goes to Undo (brought into view, on a phone too), never to the next reminder's Delete, where a second
-        // Enter would delete another; without Undo, to the notice's Dismiss
+        // focus stays in place (SPEC 9): on Undo, in the deleted reminder's row, never on the next reminder's Delete,
+        // where a second Enter would delete another; without Undo, on the notice's Dismiss
         pendingFocus.current = '[data-testid="reminder-deleted"] [data-testid="reminder-undo"]:not(:disabled), [data-testid="reminder-deleted"] [data-testid="reminder-dismiss"]'
       },
     })
@@ -192,6 +193,32 @@ export function RemindersPanel({
       ;(target ?? newRef.current)?.focus()
     })
   }
+
+  // where the notice stands: the deleted reminder's place in the list as it is now
+  const deletedAt = deleted === null ? -1 : Math.min(deleted.index, views.length)
+  const deletedNotice = deleted !== null && (
+    <div className="notice notice-quiet" role="status" data-testid="reminder-deleted">
+      <span>
+        Deleted “<span dir="auto">{deleted.view.prompt}</span>”.
+      </span>
+      {restoring !== null && (
+        <button type="button" className="button button-small" data-testid="reminder-undo" onClick={onUndo} disabled={restore.isPending || offline}>
+          {restore.isPending ? 'Restoring…' : 'Undo'}
+        </button>
+      )}
+      <button
+        type="button"
+        className="button button-small button-quiet"
+        data-testid="reminder-dismiss"
+        onClick={() => {
+          setDeleted(null)
+          newRef.current?.focus()
+        }}
+      >
+        Dismiss
+      </button>
+    </div>
+  )
 
   return (
     <section className="panel reminders" aria-labelledby="reminders-title" ref={panelRef}>
@@ -229,29 +256,7 @@ export function RemindersPanel({
           Could not delete the reminder: {errorMessage(remove.error)}
         </p>
       )}
-      {deleted !== null && (
-        <div className="notice notice-quiet" role="status" data-testid="reminder-deleted">
-          <span>
-            Deleted “<span dir="auto">{deleted.prompt}</span>”.
-          </span>
-          {restoring !== null && (
-            <button type="button" className="button button-small" data-testid="reminder-undo" onClick={onUndo} disabled={restore.isPending || offline}>
-              {restore.isPending ? 'Restoring…' : 'Undo'}
-            </button>
-          )}
-          <button
-            type="button"
-            className="button button-small button-quiet"
-            data-testid="reminder-dismiss"
-            onClick={() => {
-              setDeleted(null)
-              newRef.current?.focus()
-            }}
-          >
-            Dismiss
-          </button>
-        </div>
-      )}
+      {deleted !== null && !hasAny && deletedNotice}
       {restore.isError && (
         <p className="notice notice-error" role="alert">
           Not restored: {errorMessage(restore.error)}
@@ -260,17 +265,20 @@ export function RemindersPanel({
       {hasAny && <NotificationOffer />}
       {hasAny && (
         <ul className="reminder-list" ref={listRef}>
-          {views.map((view) => (
-            <Reminder
-              key={view.id}
-              row={reminderRow(view, sessionZone, browserZone, locale, now)}
-              browserPlace={browserZone === null ? '' : zonePlace(browserZone)}
-              deleting={remove.isPending && remove.variables === view.id}
-              offline={offline}
-              onEdit={() => setForm({ editing: view })}
-              onDelete={() => onDelete(view.id)}
-            />
+          {views.map((view, index) => (
+            <Fragment key={view.id}>
+              {deleted !== null && index === deletedAt && <li className="reminder-deleted-row">{deletedNotice}</li>}
+              <Reminder
+                row={reminderRow(view, sessionZone, browserZone, locale, now)}
+                browserPlace={browserZone === null ? '' : zonePlace(browserZone)}
+                deleting={remove.isPending && remove.variables === view.id}
+                offline={offline}
+                onEdit={() => setForm({ editing: view })}
+                onDelete={() => onDelete(view.id)}
+              />
+            </Fragment>
           ))}
+          {deleted !== null && deletedAt === views.length && <li className="reminder-deleted-row">{deletedNotice}</li>}
         </ul>
       )}
     </section>
