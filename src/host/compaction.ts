@@ -1,4 +1,4 @@
-import type { EventDraft, SessionEvent } from '../protocol/index.ts'
+import { blocksText, type EventDraft, type SessionEvent } from '../protocol/index.ts'
 import { randomId } from './ids.ts'
 
 const PER_MESSAGE = 240
@@ -14,15 +14,15 @@ function line(event: SessionEvent): string | null {
     case 'user/message': {
       const source = event.data.source
       const who = source.kind === 'plugin' ? `context (${source.plugin})` : 'user'
-      return `- ${who}: ${clip(event.data.content.map((b) => b.text).join(''), PER_MESSAGE)}`
+      return `- ${who}: ${clip(blocksText(event.data.content), PER_MESSAGE)}`
     }
     case 'assistant/message': {
       const calls = (event.data.toolCalls ?? []).map((c) => c.name)
-      const text = clip(event.data.content.map((b) => b.text).join(''), PER_MESSAGE)
+      const text = clip(blocksText(event.data.content), PER_MESSAGE)
       return `- assistant: ${text}${calls.length > 0 ? ` [called ${calls.join(', ')}]` : ''}`
     }
     case 'tool/result':
-      return `- tool result${event.data.isError ? ' (error)' : ''}: ${clip(event.data.content.map((b) => b.text).join(''), PER_MESSAGE)}`
+      return `- tool result${event.data.isError ? ' (error)' : ''}: ${clip(blocksText(event.data.content), PER_MESSAGE)}`
     default:
       return null
   }

@@ -1,4 +1,4 @@
-import type { InboxTarget, SessionEvent, UserMessage } from '../protocol/index.ts'
+import { blocksText, type InboxTarget, type SessionEvent, type UserMessage } from '../protocol/index.ts'
 import type { SessionFold } from './plugin-api.ts'
 
 /** Where the loop stands in the log: last turn number, the open turn and step, the last request header. */
@@ -63,14 +63,6 @@ export const inboxFold: SessionFold<Map<string, PendingMessage>> = {
     }
     return state
   },
-}
-
-/** The text of a message's blocks, joined (a single block, the usual case, without building an array). */
-function textOf(content: readonly { text: string }[]): string {
-  if (content.length === 1) return (content[0] as { text: string }).text
-  let text = ''
-  for (const block of content) text += block.text
-  return text
 }
 
 /** The model-visible surface: seqs of message events not shadowed by compaction, their sizes (`sizes[i]` is the size of `seqs[i]`), and how many arrived since the last compaction. */
@@ -158,7 +150,7 @@ export const sentFold: SessionFold<Map<string, SentRecord>> = {
     const source = message.source
     if (source.kind !== 'user' || !('rpcId' in source)) return state
     state.delete(source.rpcId)
-    state.set(source.rpcId, { messageId: message.id, target, text: textOf(message.content), clientTimeZone: source.clientTimeZone })
+    state.set(source.rpcId, { messageId: message.id, target, text: blocksText(message.content), clientTimeZone: source.clientTimeZone })
     if (state.size > SENT_KEPT) state.delete(state.keys().next().value as string)
     return state
   },
@@ -171,7 +163,7 @@ export const titleFold: SessionFold<{ title: string | null; renamed: boolean }> 
   apply(state, event) {
     if (event.type === 'session/title') return { title: event.data.title, renamed: true }
     if (state.title === null && event.type === 'user/message' && event.data.source.kind === 'user') {
-      const text = textOf(event.data.content).replace(/\s+/g, ' ').trim()
+      const text = blocksText(event.data.content).replace(/\s+/g, ' ').trim()
       if (text !== '') return { title: text.length > 60 ? `${text.slice(0, 59)}…` : text, renamed: false }
     }
     return state

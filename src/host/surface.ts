@@ -1,19 +1,15 @@
-import type { SessionEvent } from '../protocol/index.ts'
+import { blocksText, type SessionEvent } from '../protocol/index.ts'
 import type { ModelMessage } from './models/model.ts'
-
-function text(content: { text: string }[]): string {
-  return content.map((block) => block.text).join('')
-}
 
 /** The model message of one surface event (a message, an answer or a tool result), else null. */
 function toModelMessage(event: SessionEvent): ModelMessage | null {
   switch (event.type) {
     case 'user/message':
-      return { role: 'user', text: text(event.data.content) }
+      return { role: 'user', text: blocksText(event.data.content) }
     case 'assistant/message':
-      return { role: 'assistant', text: text(event.data.content), toolCalls: event.data.toolCalls ?? [] }
+      return { role: 'assistant', text: blocksText(event.data.content), toolCalls: event.data.toolCalls ?? [] }
     case 'tool/result':
-      return { role: 'tool', callId: event.data.callId, text: text(event.data.content), isError: event.data.isError === true }
+      return { role: 'tool', callId: event.data.callId, text: blocksText(event.data.content), isError: event.data.isError === true }
     default:
       return null
   }

@@ -1,6 +1,14 @@
 /** One text content block. */
 export type TextBlock = { type: 'text'; text: string }
 
+/** The text of a message's blocks, joined with nothing between them (a single block, the usual case, as it is). */
+export function blocksText(content: readonly { text: string }[]): string {
+  if (content.length === 1) return (content[0] as { text: string }).text
+  let text = ''
+  for (const block of content) text += block.text
+  return text
+}
+
 /** Source of a message a person typed in a browser or sent through the HTTP API. */
 export type UserRpcSource = { kind: 'user'; rpcId: string; clientTimeZone: string }
 /** Source of a person's message without a browser (e.g. the CLI). */

@@ -1,5 +1,5 @@
 import type { ReminderDueNotice, SessionEvent, SessionSummary } from '../protocol/index.ts'
-import { parseFollowUp } from '../protocol/index.ts'
+import { blocksText, parseFollowUp } from '../protocol/index.ts'
 
 /** A notice of the all-sessions stream (SPEC 8 `GET /api/stream`). */
 export type Notice =
@@ -17,7 +17,7 @@ export function remindersDue(sessionId: string, event: SessionEvent): Notice[] {
   if (event.type !== 'inbox/enqueued') return []
   const message = event.data.message
   if (message.source.kind !== 'plugin' || message.source.plugin !== 'schedule') return []
-  const reminders = parseFollowUp(message.content.map((block) => block.text).join(''))
+  const reminders = parseFollowUp(blocksText(message.content))
   return (reminders ?? []).map((reminder) => ({
     event: 'reminder-due',
     data: { sessionId, scheduleId: reminder.id, prompt: reminder.prompt, occurrenceAt: reminder.occurrenceAt },

@@ -10,8 +10,6 @@ function allZones(): string[] {
   }
 }
 
-const label = zoneOption
-
 /** Picks the zone a local time is read in: the Session zone by default, this browser's one click away, any zone from the list. */
 export function ZonePicker({
   value,
@@ -35,7 +33,7 @@ export function ZonePicker({
         .filter((zone) => zone !== sessionZone && zone !== browserZone)
         .map((zone) => (
           <option key={zone} value={zone}>
-            {label(zone, now)}
+            {zoneOption(zone, now)}
           </option>
         )),
     [zones, sessionZone, browserZone, now],
@@ -45,11 +43,11 @@ export function ZonePicker({
       <label htmlFor={id}>Time zone</label>
       <div className="zone-picker-row">
         <select id={id} data-testid="reminder-zone" value={value} onChange={(event) => onChange(event.target.value)}>
-          {sessionZone !== null && <option value={sessionZone}>{`${label(sessionZone, now)} · this Session`}</option>}
+          {sessionZone !== null && <option value={sessionZone}>{`${zoneOption(sessionZone, now)} · this Session`}</option>}
           {browserZone !== null && (sessionZone === null || !sameTimeZone(sessionZone, browserZone)) && (
-            <option value={browserZone}>{`${label(browserZone, now)} · this browser`}</option>
+            <option value={browserZone}>{`${zoneOption(browserZone, now)} · this browser`}</option>
           )}
-          {!known && <option value={value}>{label(value, now)}</option>}
+          {!known && <option value={value}>{zoneOption(value, now)}</option>}
           <optgroup label="All zones">{others}</optgroup>
         </select>
         {browserZone !== null && !sameTimeZone(value, browserZone) && (

@@ -9,7 +9,6 @@ export function zoneDetail(zone: string, instantMs: number): string {
   return minutes === null ? zone : `${zone} · ${formatOffset(minutes)}`
 }
 
-
 /** A zone as the zone picker lists it: its place, its offset now and today's IANA name, `Kolkata (UTC+05:30, Asia/Kolkata)`; each said once (`UTC`). */
 export function zoneOption(zone: string, instantMs: number): string {
   const minutes = offsetMinutes(zone, instantMs)
