@@ -605,6 +605,22 @@ describe('offline model confirmations in local words', () => {
     await host.close()
   })
 
+  it('says which of the two a time is when the clocks go back and repeat it', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-10-24T12:00:00Z')
+    expect(await say('remind me tomorrow at 2:30 to check the boiler')).toBe(
+      'Done: reminder schedule-1 "check the boiler" is set for tomorrow at 02:30 in Berlin (the first of the two 02:30s, before the clocks go back).',
+    )
+    expect(await say('remind me tomorrow at 3:30 to sleep')).toBe('Done: reminder schedule-2 "sleep" is set for tomorrow at 03:30 in Berlin.')
+    await host.close()
+    // 02:10 in Berlin before the clocks go back: an hour later it is 02:10 again
+    const late = await session('Europe/Berlin', '2026-10-25T00:10:00Z')
+    expect(await late.say('remind me in 60 minutes to go to bed')).toBe(
+      'Done: reminder schedule-1 "go to bed" is set for today at 02:10 in Berlin (the second of the two 02:10s, after the clocks go back).',
+    )
+    expect(await late.say('list reminders')).toBe('Your reminders:\n- schedule-1: "go to bed" today at 02:10 in Berlin (the second of the two 02:10s, after the clocks go back)')
+    await late.host.close()
+  })
+
   it('says why a reminder could not be set in words, not in the tools\' field names and codes', async () => {
     const { host, say } = await session('America/New_York', '2026-07-15T12:00:00Z')
     expect(await say('remind me on 14 March 2027 at 2:30 to water the plants')).toBe(
