@@ -132,7 +132,7 @@ test('the reminder form edits a weekday reminder in its own days and time, keeps
   ])
 })
 
-test('the reminder form says in this browser’s words when a one-off time has passed or a clock change skips it, sends nothing then, and says so when only the server’s clock has passed it', async ({
+test('the reminder form says in this browser’s words when a one-off time has passed or a clock change skips it, sends nothing then, and says so when only the server’s clock has passed it; of a time the clocks repeat it says which of the two', async ({
   zones,
   servers,
 }) => {
@@ -180,4 +180,20 @@ test('the reminder form says in this browser’s words when a one-off time has p
   await form.getByTestId('reminder-save').click()
   await expect(form).toHaveCount(0)
   expect((await fetchSchedules(server.url, id)).map((s) => s.prompt)).toEqual(['water the plants'])
+
+  // 01:30 on the night the clocks go back comes twice: the form says so beside the time, and the reminder is the first
+  await page.getByTestId('reminder-new').click()
+  await form.getByTestId('reminder-prompt').fill('check the boiler')
+  await form.getByTestId('reminder-date').fill('2027-11-07')
+  await form.getByTestId('reminder-time').fill('01:30')
+  const note = '1:30 AM on Sunday, November 7, 2027 comes twice in New York, as the clocks go back: this reminder is for the first, before they do.'
+  await expect(form.getByTestId('reminder-when-note')).toHaveText(note)
+  await expect(form.getByTestId('reminder-time')).toHaveAccessibleDescription(note)
+  await form.getByTestId('reminder-time').fill('02:30')
+  await expect(form.getByTestId('reminder-when-note')).toHaveCount(0)
+  await form.getByTestId('reminder-time').fill('01:30')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  const made = (await fetchSchedules(server.url, id)).find((s) => s.prompt === 'check the boiler')
+  expect(made?.scheduledAt).toBe('2027-11-07T05:30:00.000Z')
 })

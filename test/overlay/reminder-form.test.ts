@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
-import { draftFields, draftOf, draftProblem, editFields, localInstant, newDraft, restoreFields, saveFailure, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
+import { draftFields, draftOf, draftProblem, editFields, localInstant, newDraft, restoreFields, saveFailure, whenNote, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
 import { toolOutcome } from '../../src/overlay/lib/tool-outcome.ts'
 
 const view: ScheduleView = {
@@ -113,6 +113,18 @@ describe('a one-off draft\'s time in its zone', () => {
     expect(whenProblem(at('2026-12-01', '21:33'), 'en-US', NOW)).toBeNull()
     expect(whenProblem({ ...at('2026-12-01', '09:00'), kind: 'daily' }, 'en-US', NOW)).toBeNull()
     expect(whenProblem({ ...at('2026-12-01', '09:00'), zone: 'PST' }, 'en-US', NOW)).toBeNull()
+  })
+
+  it('says of a time the clocks repeat that it comes twice and the reminder is for the first, and nothing of any other', () => {
+    expect(whenNote(at('2026-11-01', '01:30'), 'en-US')).toBe('1:30 AM on Sunday, November 1, 2026 comes twice in New York, as the clocks go back: this reminder is for the first, before they do.')
+    expect(whenNote(at('2026-10-25', '02:00', 'Europe/Berlin'), 'en-GB')).toBe('02:00 on Sunday, 25 October 2026 comes twice in Berlin, as the clocks go back: this reminder is for the first, before they do.')
+    // Lord Howe goes back half an hour
+    expect(whenNote(at('2027-04-04', '01:45', 'Australia/Lord_Howe'), 'en-AU')).toBe('1:45 am on Sunday 4 April 2027 comes twice in Lord Howe, as the clocks go back: this reminder is for the first, before they do.')
+    expect(whenNote(at('2026-11-01', '02:00'), 'en-US')).toBeNull()
+    expect(whenNote(at('2026-11-01', '00:59'), 'en-US')).toBeNull()
+    expect(whenNote(at('2027-03-14', '02:30'), 'en-US')).toBeNull()
+    expect(whenNote({ ...at('2026-11-01', '01:30'), kind: 'daily' }, 'en-US')).toBeNull()
+    expect(whenNote({ ...at('2026-11-01', '01:30'), zone: 'PST' }, 'en-US')).toBeNull()
   })
 
   it('puts a refusal for the time in the same words, and leaves every other refusal as the server said it', () => {

@@ -3,7 +3,7 @@ import { answerLost, ApiError, errorMessage, newIdempotencyKey } from '../data/h
 import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
 import { askNotificationPermissionOnce } from '../lib/notifications.ts'
 import { trustedNow } from '../lib/trusted-clock.ts'
-import { draftFields, draftProblem, draftOf, editFields, newDraft, saveFailure, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
+import { draftFields, draftProblem, draftOf, editFields, newDraft, saveFailure, whenNote, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
 import { useLocale } from '../hooks/use-locale.ts'
 import { DAY_NAMES, describeRrule, WEEKDAYS, type ScheduleView, type Weekday } from '../../protocol/index.ts'
 import { ZonePicker } from './ZonePicker.tsx'
@@ -44,7 +44,9 @@ export function ReminderForm({
   const locale = useLocale()
   // a one-off's time is checked in its zone as the person sends it (a passed time, or one a clock change skips)
   const problem = draftProblem(draft) ?? whenProblem(draft, locale, trustedNow())
-  const ids = { prompt: useId(), kind: useId(), date: useId(), time: useId(), amount: useId(), unit: useId(), problem: useId() }
+  // a time the clocks repeat is not a problem, but which of the two it is is said beside it
+  const note = problem === null ? whenNote(draft, locale) : null
+  const ids = { prompt: useId(), kind: useId(), date: useId(), time: useId(), amount: useId(), unit: useId(), problem: useId(), note: useId() }
   // a refusal is of the draft it was sent for: a change clears it
   const edited = () => {
     if (create.error !== null) create.reset()
@@ -130,9 +132,21 @@ export function ReminderForm({
           )}
           <div className="field">
             <label htmlFor={ids.time}>Time</label>
-            <input id={ids.time} type="time" data-testid="reminder-time" value={draft.time} onChange={(e) => change({ time: e.target.value })} />
+            <input
+              id={ids.time}
+              type="time"
+              data-testid="reminder-time"
+              value={draft.time}
+              onChange={(e) => change({ time: e.target.value })}
+              {...(note === null ? {} : { 'aria-describedby': ids.note })}
+            />
           </div>
         </div>
+      )}
+      {timed && note !== null && (
+        <p id={ids.note} className="muted when-note" data-testid="reminder-when-note">
+          {note}
+        </p>
       )}
       {local && <ZonePicker value={draft.zone} onChange={(zone) => change({ zone })} sessionZone={sessionZone} browserZone={browserZone} />}
       {!local && (

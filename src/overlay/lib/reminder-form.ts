@@ -131,6 +131,13 @@ export function localInstant(date: string, time: string, zone: string): number |
   return instantsForWallTime(wallOf(date, time), zone)[0] ?? null
 }
 
+/** A wall date and time as this browser says them, whatever zone they are in: `2:30 AM on Sunday, March 14, 2027`. */
+function wallWords(date: string, time: string, locale: string): string {
+  const wall = wallFieldsAsUtc(wallOf(date, time))
+  const day = dateTimeFormat(locale, 'UTC', 'weekday-date-year', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(wall)
+  return `${dateTimeFormat(locale, 'UTC', 'clock', clockOptions(locale)).format(wall)} on ${day}`
+}
+
 function sentence(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
@@ -143,16 +150,21 @@ export function whenProblem(draft: ReminderDraft, locale: string, nowMs: number)
   if (draft.kind !== 'at' || canonicalTimeZone(draft.zone) === null || !/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || !/^\d{2}:\d{2}$/.test(draft.time)) return null
   const place = zonePlace(draft.zone)
   const instant = localInstant(draft.date, draft.time, draft.zone)
-  if (instant === null) {
-    const wall = wallFieldsAsUtc(wallOf(draft.date, draft.time))
-    const day = dateTimeFormat(locale, 'UTC', 'weekday-date-year', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(wall)
-    const clock = dateTimeFormat(locale, 'UTC', 'clock', clockOptions(locale)).format(wall)
-    return `${clock} on ${day} does not exist in ${place}: the clocks skip that time. Pick another time.`
-  }
+  if (instant === null) return `${wallWords(draft.date, draft.time, locale)} does not exist in ${place}: the clocks skip that time. Pick another time.`
   if (instant <= nowMs) {
     return `${sentence(formatWhen(instant, draft.zone, locale, nowMs))} has already passed in ${place} (it is ${formatClock(nowMs, draft.zone, locale)} there now). Pick a later time.`
   }
   return null
+}
+
+/**
+ * What the form says of a one-off draft's time that a clock change repeats in its zone (the clocks go back): that it
+ * comes twice and the reminder is for the first (SPEC 7.3); null for a time that comes once, and for every other kind.
+ */
+export function whenNote(draft: ReminderDraft, locale: string): string | null {
+  if (draft.kind !== 'at' || canonicalTimeZone(draft.zone) === null || !/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || !/^\d{2}:\d{2}$/.test(draft.time)) return null
+  if (instantsForWallTime(wallOf(draft.date, draft.time), draft.zone).length < 2) return null
+  return `${sentence(wallWords(draft.date, draft.time, locale))} comes twice in ${zonePlace(draft.zone)}, as the clocks go back: this reminder is for the first, before they do.`
 }
 
 /**
