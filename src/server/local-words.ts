@@ -1,6 +1,6 @@
-import { instantsForWallTime, wallFieldsAsUtc, zonePlace, type WallClock } from '../protocol/index.ts'
+import { instantsForWallTime, parseZonedTimestamp, wallClockAt, zonePlace } from '../protocol/index.ts'
 
-const ZONED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):(\d{2})\[([^\]]+)\]$/
+const ZONED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})[+-]\d{2}:\d{2}\[([^\]]+)\]$/
 /** English day and month names, Sunday first (as `Date.getUTCDay`). */
 export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
 export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
@@ -21,31 +21,21 @@ function localDay(zone: string, ms: number): number {
 export function localTimeWords(scheduledAtLocal: string, nowMs: number, options: { on?: boolean } = {}): string | null {
   const match = ZONED.exec(scheduledAtLocal)
   if (match === null) return null
-  const [, year, month, day, hour, minute, second, sign, offsetHours, offsetMinutes, zone] = match
-  const words = wallTimeWords(`${year}-${month}-${day}`, `${hour}:${minute}`, zone, nowMs, options)
-  if (words === null) return null
-  return `${words}${repeatedWords(
-    { year: Number(year), month: Number(month), day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second) },
-    (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes)),
-    zone,
-  )}`
+  const words = wallTimeWords(`${match[1]}-${match[2]}-${match[3]}`, `${match[4]}:${match[5]}`, match[7], nowMs, options)
+  return words === null ? null : `${words}${repeatedWords(scheduledAtLocal)}`
 }
 
 /**
- * Which of the two a wall time is when a clock change repeats it in its zone (read with `offsetMinutes`), in words to
- * add after it: ` (the first of the two 02:30s, before the clocks go back)`; empty when the time comes once.
+ * Which of the two an RFC 9557 local time is when a clock change repeats its wall time in its zone, in words to add
+ * after it: ` (the first of the two 02:30s, before the clocks go back)`; empty when the time comes once.
  */
-function repeatedWords(wall: WallClock, offsetMinutes: number, zone: string): string {
-  let instants: number[]
-  try {
-    instants = instantsForWallTime(wall, zone)
-  } catch {
-    return ''
-  }
+function repeatedWords(scheduledAtLocal: string): string {
+  const stamp = parseZonedTimestamp(scheduledAtLocal)
+  if (stamp === null) return ''
+  const instants = instantsForWallTime(wallClockAt(stamp.zone, stamp.epochMs), stamp.zone)
   if (instants.length < 2) return ''
-  const first = instants[0] === wallFieldsAsUtc(wall) - offsetMinutes * 60_000
-  const clock = `${String(wall.hour).padStart(2, '0')}:${String(wall.minute).padStart(2, '0')}`
-  return first ? ` (the first of the two ${clock}s, before the clocks go back)` : ` (the second of the two ${clock}s, after the clocks go back)`
+  const clock = stamp.time.slice(0, 5)
+  return instants[0] === stamp.epochMs ? ` (the first of the two ${clock}s, before the clocks go back)` : ` (the second of the two ${clock}s, after the clocks go back)`
 }
 
 /** A wall date and time in a zone (`2026-07-15`, `20:00`, `Europe/Berlin`) in the same words as `localTimeWords`; null for an unknown zone. */

@@ -131,6 +131,11 @@ export function localInstant(date: string, time: string, zone: string): number |
   return instantsForWallTime(wallOf(date, time), zone)[0] ?? null
 }
 
+/** Whether a draft is a one-off with a known zone and a whole date and time, so its time can be looked at in its zone. */
+function wellFormedOneOff(draft: ReminderDraft): boolean {
+  return draft.kind === 'at' && canonicalTimeZone(draft.zone) !== null && /^\d{4}-\d{2}-\d{2}$/.test(draft.date) && /^\d{2}:\d{2}$/.test(draft.time)
+}
+
 /** A wall date and time as this browser says them, whatever zone they are in: `2:30 AM on Sunday, March 14, 2027`. */
 function wallWords(date: string, time: string, locale: string): string {
   const wall = wallFieldsAsUtc(wallOf(date, time))
@@ -147,7 +152,7 @@ function sentence(text: string): string {
  * zone, or it has passed there. Null when it can (and for every other kind, whose times always come again).
  */
 export function whenProblem(draft: ReminderDraft, locale: string, nowMs: number): string | null {
-  if (draft.kind !== 'at' || canonicalTimeZone(draft.zone) === null || !/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || !/^\d{2}:\d{2}$/.test(draft.time)) return null
+  if (!wellFormedOneOff(draft)) return null
   const place = zonePlace(draft.zone)
   const instant = localInstant(draft.date, draft.time, draft.zone)
   if (instant === null) return `${wallWords(draft.date, draft.time, locale)} does not exist in ${place}: the clocks skip that time. Pick another time.`
@@ -162,7 +167,7 @@ export function whenProblem(draft: ReminderDraft, locale: string, nowMs: number)
  * comes twice and the reminder is for the first (SPEC 7.3); null for a time that comes once, and for every other kind.
  */
 export function whenNote(draft: ReminderDraft, locale: string): string | null {
-  if (draft.kind !== 'at' || canonicalTimeZone(draft.zone) === null || !/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || !/^\d{2}:\d{2}$/.test(draft.time)) return null
+  if (!wellFormedOneOff(draft)) return null
   if (instantsForWallTime(wallOf(draft.date, draft.time), draft.zone).length < 2) return null
   return `${sentence(wallWords(draft.date, draft.time, locale))} comes twice in ${zonePlace(draft.zone)}, as the clocks go back: this reminder is for the first, before they do.`
 }
