@@ -132,7 +132,7 @@ test('the reminder form edits a weekday reminder in its own days and time, keeps
   ])
 })
 
-test('the reminder form says in this browser’s words when a one-off time has passed or a clock change skips it, sends nothing then, and says so when only the server’s clock has passed it; of a time the clocks repeat it says which of the two', async ({
+test('the reminder form says in this browser’s words when a one-off time has passed or a clock change skips it, sends nothing then, and says so when only the server’s clock has passed it; of a time the clocks repeat it says which of the two, and an edit keeps the second', async ({
   zones,
   servers,
 }) => {
@@ -196,4 +196,24 @@ test('the reminder form says in this browser’s words when a one-off time has p
   await expect(form).toHaveCount(0)
   const made = (await fetchSchedules(server.url, id)).find((s) => s.prompt === 'check the boiler')
   expect(made?.scheduledAt).toBe('2027-11-07T05:30:00.000Z')
+
+  // a reminder already on the second 01:30 (made from an instant) is said to be for the second, and stays there when its words change
+  const posted = await fetch(`${server.url}/api/sessions/${id}/schedules`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'reset the thermostat', at: '2027-11-07T06:30:00Z' }),
+  })
+  expect(posted.status).toBe(201)
+  const { schedule } = (await posted.json()) as { schedule: { id: string } }
+  const reminder = page.locator(`[data-testid="reminder"][data-schedule-id="${schedule.id}"]`)
+  await reminder.getByTestId('reminder-edit').click()
+  await expect(form.getByTestId('reminder-time')).toHaveValue('01:30')
+  const second = '1:30 AM on Sunday, November 7, 2027 comes twice in New York, as the clocks go back: this reminder is for the second, after they do.'
+  await expect(form.getByTestId('reminder-when-note')).toHaveText(second)
+  await expect(form.getByTestId('reminder-time')).toHaveAccessibleDescription(second)
+  await form.getByTestId('reminder-prompt').fill('reset the thermostat to 18')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  const kept = (await fetchSchedules(server.url, id)).find((s) => s.id === schedule.id)
+  expect([kept?.prompt, kept?.scheduledAt, kept?.scheduledAtLocal]).toEqual(['reset the thermostat to 18', '2027-11-07T06:30:00.000Z', '2027-11-07T01:30:00-05:00[America/New_York]'])
 })

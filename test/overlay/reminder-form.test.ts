@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
-import { draftFields, draftOf, draftProblem, editFields, localInstant, newDraft, restoreFields, saveFailure, whenNote, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
+import { draftFields, draftOf, draftProblem, editFields, keptInstant, localInstant, newDraft, restoreFields, saveFailure, whenNote, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
 import { toolOutcome } from '../../src/overlay/lib/tool-outcome.ts'
 
 const view: ScheduleView = {
@@ -125,6 +125,33 @@ describe('a one-off draft\'s time in its zone', () => {
     expect(whenNote(at('2027-03-14', '02:30'), 'en-US')).toBeNull()
     expect(whenNote({ ...at('2026-11-01', '01:30'), kind: 'daily' }, 'en-US')).toBeNull()
     expect(whenNote({ ...at('2026-11-01', '01:30'), zone: 'PST' }, 'en-US')).toBeNull()
+  })
+
+  it('keeps, in an edit, the time a one-off reminder has while the draft still names it: the second of two when the clocks repeat the hour, and its seconds', () => {
+    // 01:30 EST on 1 November 2026 in New York: the second 01:30 (the first is 05:30Z, EDT)
+    const second: ScheduleView = { ...view, scheduledAt: '2026-11-01T06:30:00.000Z', timeZone: 'America/New_York', scheduledAtLocal: '2026-11-01T01:30:00-05:00[America/New_York]' }
+    const draft = draftOf(second, 'America/New_York')
+    expect([draft.date, draft.time]).toEqual(['2026-11-01', '01:30'])
+    expect(keptInstant(draft, second)).toBe(Date.parse('2026-11-01T06:30:00Z'))
+    expect(whenNote(draft, 'en-US', keptInstant(draft, second))).toBe('1:30 AM on Sunday, November 1, 2026 comes twice in New York, as the clocks go back: this reminder is for the second, after they do.')
+    expect(editFields({ ...draft, prompt: 'reset the thermostat' }, second)).toEqual({ prompt: 'reset the thermostat' })
+    // the first of the two is said as the first
+    const first: ScheduleView = { ...second, scheduledAt: '2026-11-01T05:30:00.000Z', scheduledAtLocal: '2026-11-01T01:30:00-04:00[America/New_York]' }
+    expect(whenNote(draftOf(first, 'America/New_York'), 'en-US', keptInstant(draftOf(first, 'America/New_York'), first))).toBe(
+      '1:30 AM on Sunday, November 1, 2026 comes twice in New York, as the clocks go back: this reminder is for the first, before they do.',
+    )
+    // another time, another zone or another kind is sent as the draft says, and a repeated time it names is the first
+    expect(keptInstant({ ...draft, time: '01:45' }, second)).toBeNull()
+    expect(editFields({ ...draft, time: '01:45' }, second)).toEqual({ prompt: 'feed the cat', at: { date: '2026-11-01', time: '01:45:00', time_zone: 'America/New_York' } })
+    expect(whenNote({ ...draft, time: '01:45' }, 'en-US', keptInstant({ ...draft, time: '01:45' }, second))).toBe(
+      '1:45 AM on Sunday, November 1, 2026 comes twice in New York, as the clocks go back: this reminder is for the first, before they do.',
+    )
+    expect(editFields({ ...draft, zone: 'America/Toronto' }, second)).toEqual({ prompt: 'feed the cat', at: { date: '2026-11-01', time: '01:30:00', time_zone: 'America/Toronto' } })
+    expect(editFields({ ...draft, kind: 'after', amount: '5' }, second)).toEqual({ prompt: 'feed the cat', after_seconds: 300 })
+    expect(keptInstant(draft, { ...second, kind: 'after', afterSeconds: 600 })).toBeNull()
+    // a time with seconds (made from an instant) keeps them when only the words change
+    const withSeconds: ScheduleView = { ...view, scheduledAt: '2026-12-01T18:00:30.000Z', timeZone: 'UTC' }
+    expect(editFields({ ...draftOf(withSeconds, 'UTC'), prompt: 'feed the dog' }, withSeconds)).toEqual({ prompt: 'feed the dog' })
   })
 
   it('puts a refusal for the time in the same words, and leaves every other refusal as the server said it', () => {

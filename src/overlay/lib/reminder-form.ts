@@ -163,13 +163,27 @@ export function whenProblem(draft: ReminderDraft, locale: string, nowMs: number)
 }
 
 /**
- * What the form says of a one-off draft's time that a clock change repeats in its zone (the clocks go back): that it
- * comes twice and the reminder is for the first (SPEC 7.3); null for a time that comes once, and for every other kind.
+ * The time of the one-off reminder being edited when the draft still names it: the same zone, and its wall time
+ * there to the minute (either of the two, when the clocks repeat it); null when the draft names another time.
  */
-export function whenNote(draft: ReminderDraft, locale: string): string | null {
+export function keptInstant(draft: ReminderDraft, view: ScheduleView): number | null {
+  if (view.kind !== 'at' || !wellFormedOneOff(draft) || draft.zone !== view.timeZone) return null
+  const target = Date.parse(view.scheduledAt)
+  const minute = target - (((target % 60_000) + 60_000) % 60_000)
+  return instantsForWallTime(wallOf(draft.date, draft.time), draft.zone).includes(minute) ? target : null
+}
+
+/**
+ * What the form says of a one-off draft's time that a clock change repeats in its zone (the clocks go back): that it
+ * comes twice and which of the two the reminder is for: the first (SPEC 7.3), or the second when the reminder being
+ * edited is already there (`kept`, from keptInstant) and stays; null for a time that comes once, and for every other kind.
+ */
+export function whenNote(draft: ReminderDraft, locale: string, kept: number | null = null): string | null {
   if (!wellFormedOneOff(draft)) return null
-  if (instantsForWallTime(wallOf(draft.date, draft.time), draft.zone).length < 2) return null
-  return `${sentence(wallWords(draft.date, draft.time, locale))} comes twice in ${zonePlace(draft.zone)}, as the clocks go back: this reminder is for the first, before they do.`
+  const instants = instantsForWallTime(wallOf(draft.date, draft.time), draft.zone)
+  if (instants.length < 2) return null
+  const second = kept !== null && kept >= instants[1]
+  return `${sentence(wallWords(draft.date, draft.time, locale))} comes twice in ${zonePlace(draft.zone)}, as the clocks go back: this reminder is for ${second ? 'the second, after they do' : 'the first, before they do'}.`
 }
 
 /**
@@ -214,11 +228,16 @@ export function draftFields(draft: ReminderDraft): ReminderFields {
 }
 
 /**
- * The fields an edit sends: the draft's, without a rule the calendar reminder already has (so
- * changing only its prompt or zone leaves its series, start and catch-up as they are).
+ * The fields an edit sends: the draft's, without a time the reminder already has: a one-off whose date, time and
+ * zone still name its instant (so changing only its prompt keeps it to the second, and the second of two when the
+ * clocks repeat the hour), or a calendar reminder's unchanged rule (so its series, start and catch-up stay as they are).
  */
 export function editFields(draft: ReminderDraft, view: ScheduleView): ReminderFields {
   const fields = draftFields(draft)
+  if (keptInstant(draft, view) !== null) {
+    const { at: _same, ...rest } = fields
+    return rest
+  }
   if (view.kind !== 'calendar' || fields.rrule !== view.rrule) return fields
   const { rrule: _same, ...rest } = fields
   return rest
