@@ -217,3 +217,50 @@ test('the reminder form says in this browser’s words when a one-off time has p
   const kept = (await fetchSchedules(server.url, id)).find((s) => s.id === schedule.id)
   expect([kept?.prompt, kept?.scheduledAt, kept?.scheduledAtLocal]).toEqual(['reset the thermostat to 18', '2027-11-07T06:30:00.000Z', '2027-11-07T01:30:00-05:00[America/New_York]'])
 })
+
+test('the reminder form says of a daily or weekly time the next days the clocks skip or repeat it in its zone, and nothing when the reminder does not come those days', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const berlin = await zones.open('Europe/Berlin', server.url)
+  await createSessionFromUi(berlin)
+  const form = berlin.getByTestId('reminder-form')
+  const note = form.getByTestId('reminder-when-note')
+  // Berlin's clocks go forward at 01:00 UTC on the last Sunday of March and back at 01:00 UTC on the last Sunday of October
+  const lastSunday = (year: number, month: number) => {
+    const last = new Date(Date.UTC(year, month, 0))
+    return new Date(Date.UTC(year, month - 1, last.getUTCDate() - last.getUTCDay()))
+  }
+  const next = (month: number, atUtc: number) => {
+    const year = new Date().getUTCFullYear()
+    return [year, year + 1].map((y) => lastSunday(y, month)).find((day) => day.getTime() + atUtc > Date.now()) as Date
+  }
+  const words = (day: Date) => `2:30 AM on ${new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(day)}`
+  // the skipped 02:30 comes at 03:30 CEST (01:30 UTC); the first of the repeated ones is 00:30 UTC
+  const spring = next(3, 5_400_000)
+  const autumn = next(10, 1_800_000)
+  const notes = [
+    { day: spring, text: `${words(spring)} does not exist in Berlin: the clocks skip it, so that day this reminder comes at 3:30 AM.` },
+    { day: autumn, text: `${words(autumn)} comes twice in Berlin, as the clocks go back: that day this reminder is for the first, before they do.` },
+  ]
+  const expected = notes
+    .sort((a, b) => a.day.getTime() - b.day.getTime())
+    .map((n) => n.text)
+    .join(' ')
+
+  await berlin.getByTestId('reminder-new').click()
+  await form.getByTestId('reminder-prompt').fill('take the pills')
+  await form.getByTestId('reminder-kind').selectOption('daily')
+  await form.getByTestId('reminder-time').fill('02:30')
+  await expect(note).toHaveText(expected)
+  await expect(form.getByTestId('reminder-time')).toHaveAccessibleDescription(expected)
+  // weekly on Mondays does not come on a Sunday of a change; with Sundays it does
+  await form.getByTestId('reminder-kind').selectOption('weekly')
+  const days = form.getByTestId('reminder-days')
+  for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']) await days.getByRole('checkbox', { name: day }).setChecked(day === 'Monday')
+  await expect(note).toHaveCount(0)
+  await days.getByRole('checkbox', { name: 'Sunday' }).check()
+  await expect(note).toHaveText(expected)
+  // a time that comes once every day says nothing
+  await form.getByTestId('reminder-time').fill('09:00')
+  await expect(note).toHaveCount(0)
+  await expect(form.getByTestId('reminder-time')).not.toHaveAttribute('aria-describedby')
+})

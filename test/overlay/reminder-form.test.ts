@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
-import { draftFields, draftOf, draftProblem, editFields, keptInstant, localInstant, newDraft, restoreFields, saveFailure, whenNote, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
+import { draftFields, draftOf, draftProblem, editFields, keptInstant, localInstant, newDraft, restoreFields, ruleNote, saveFailure, whenNote, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
 import { toolOutcome } from '../../src/overlay/lib/tool-outcome.ts'
 
 const view: ScheduleView = {
@@ -152,6 +152,34 @@ describe('a one-off draft\'s time in its zone', () => {
     // a time with seconds (made from an instant) keeps them when only the words change
     const withSeconds: ScheduleView = { ...view, scheduledAt: '2026-12-01T18:00:30.000Z', timeZone: 'UTC' }
     expect(editFields({ ...draftOf(withSeconds, 'UTC'), prompt: 'feed the dog' }, withSeconds)).toEqual({ prompt: 'feed the dog' })
+  })
+
+  it('says of a daily or weekly time the next days within a year that the clocks skip or repeat it, on days the reminder comes, in date order', () => {
+    const daily = (time: string, zone: string) => ({ ...at('2026-12-02', time, zone), kind: 'daily' as const })
+    expect(ruleNote(daily('02:30', 'Europe/Berlin'), 'en-GB', NOW)).toBe(
+      '02:30 on Sunday, 28 March 2027 does not exist in Berlin: the clocks skip it, so that day this reminder comes at 03:30. ' +
+        '02:30 on Sunday, 31 October 2027 comes twice in Berlin, as the clocks go back: that day this reminder is for the first, before they do.',
+    )
+    expect(ruleNote(daily('01:30', 'America/New_York'), 'en-US', NOW)).toBe(
+      '1:30 AM on Sunday, November 7, 2027 comes twice in New York, as the clocks go back: that day this reminder is for the first, before they do.',
+    )
+    expect(ruleNote(daily('02:15', 'America/New_York'), 'en-US', NOW)).toBe(
+      '2:15 AM on Sunday, March 14, 2027 does not exist in New York: the clocks skip it, so that day this reminder comes at 3:15 AM.',
+    )
+    // Lord Howe goes forward half an hour
+    expect(ruleNote(daily('02:15', 'Australia/Lord_Howe'), 'en-AU', NOW)).toBe(
+      '2:15 am on Sunday 3 October 2027 does not exist in Lord Howe: the clocks skip it, so that day this reminder comes at 2:45 am.',
+    )
+    // the repeat of 1 November 2026 has passed; a time that comes once every day, a zone without changes, other days and other kinds say nothing
+    expect(ruleNote(daily('03:30', 'America/New_York'), 'en-US', NOW)).toBeNull()
+    expect(ruleNote(daily('02:30', 'Asia/Shanghai'), 'en-US', NOW)).toBeNull()
+    expect(ruleNote({ ...daily('02:30', 'Europe/Berlin'), kind: 'weekly', days: ['MO', 'SA'] }, 'en-GB', NOW)).toBeNull()
+    expect(ruleNote({ ...daily('02:30', 'Europe/Berlin'), kind: 'weekly', days: ['SU'] }, 'en-GB', NOW)).toBe(ruleNote(daily('02:30', 'Europe/Berlin'), 'en-GB', NOW))
+    expect(ruleNote({ ...daily('02:30', 'Europe/Berlin'), kind: 'at' }, 'en-GB', NOW)).toBeNull()
+    expect(ruleNote({ ...daily('02:30', 'Europe/Berlin'), zone: 'CEST' }, 'en-GB', NOW)).toBeNull()
+    // from the day of a change on, that day counts while its time is still ahead
+    expect(ruleNote(daily('02:30', 'Europe/Berlin'), 'en-GB', Date.parse('2027-03-28T00:00:00Z'))).toMatch(/^02:30 on Sunday, 28 March 2027 does not exist in Berlin/)
+    expect(ruleNote(daily('02:30', 'Europe/Berlin'), 'en-GB', Date.parse('2027-03-28T02:00:00Z'))).toMatch(/^02:30 on Sunday, 31 October 2027 comes twice in Berlin.* 02:30 on Sunday, 26 March 2028 does not exist in Berlin/)
   })
 
   it('puts a refusal for the time in the same words, and leaves every other refusal as the server said it', () => {

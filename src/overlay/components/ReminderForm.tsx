@@ -3,7 +3,7 @@ import { answerLost, ApiError, errorMessage, newIdempotencyKey } from '../data/h
 import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
 import { askNotificationPermissionOnce } from '../lib/notifications.ts'
 import { trustedNow } from '../lib/trusted-clock.ts'
-import { draftFields, draftProblem, draftOf, editFields, keptInstant, newDraft, saveFailure, whenNote, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
+import { draftFields, draftProblem, draftOf, editFields, keptInstant, newDraft, ruleNote, saveFailure, whenNote, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
 import { useLocale } from '../hooks/use-locale.ts'
 import { DAY_NAMES, describeRrule, WEEKDAYS, type ScheduleView, type Weekday } from '../../protocol/index.ts'
 import { ZonePicker } from './ZonePicker.tsx'
@@ -44,8 +44,9 @@ export function ReminderForm({
   const locale = useLocale()
   // a one-off's time is checked in its zone as the person sends it (a passed time, or one a clock change skips)
   const problem = draftProblem(draft) ?? whenProblem(draft, locale, trustedNow())
-  // a time the clocks repeat is not a problem, but which of the two it is is said beside it (an edit keeps the one it had)
-  const note = problem === null ? whenNote(draft, locale, editing === null ? null : keptInstant(draft, editing.view)) : null
+  // a time the clocks repeat is not a problem, but which of the two it is is said beside it (an edit keeps the one it had);
+  // of a daily or weekly time, the next days the clocks skip or repeat it
+  const note = problem === null ? (whenNote(draft, locale, editing === null ? null : keptInstant(draft, editing.view)) ?? ruleNote(draft, locale, trustedNow())) : null
   const ids = { prompt: useId(), kind: useId(), date: useId(), time: useId(), amount: useId(), unit: useId(), problem: useId(), note: useId() }
   // a refusal is of the draft it was sent for: a change clears it
   const edited = () => {

@@ -1,4 +1,4 @@
-import { canonicalTimeZone, instantsForWallTime, MIN_EVERY_SECONDS, parseRrule, parseZonedTimestamp, wallClockAt, wallFieldsAsUtc, WEEKDAYS, zonePlace, type Weekday } from '../../protocol/index.ts'
+import { canonicalTimeZone, instantsForWallTime, MIN_EVERY_SECONDS, parseRrule, parseZonedTimestamp, utcOffsetMs, wallClockAt, wallFieldsAsUtc, WEEKDAYS, zonePlace, type Weekday } from '../../protocol/index.ts'
 import { dateTimeFormat, clockOptions, formatClock, formatWhen } from './display/index.ts'
 import { trustedNow } from './trusted-clock.ts'
 import type { ReminderFields } from '../data/queries.ts'
@@ -184,6 +184,55 @@ export function whenNote(draft: ReminderDraft, locale: string, kept: number | nu
   if (instants.length < 2) return null
   const second = kept !== null && kept >= instants[1]
   return `${sentence(wallWords(draft.date, draft.time, locale))} comes twice in ${zonePlace(draft.zone)}, as the clocks go back: this reminder is for ${second ? 'the second, after they do' : 'the first, before they do'}.`
+}
+
+const DAY_MS = 86_400_000
+
+/** `YYYY-MM-DD` of a wall date read as UTC. */
+function dateOf(wallMs: number): string {
+  return new Date(wallMs).toISOString().slice(0, 10)
+}
+
+/**
+ * What the form says of a daily or weekly draft whose time a clock change skips or repeats in its zone on a day the
+ * reminder comes, within a year from `nowMs`: the next such day of each, in date order. A skipped time comes later
+ * by the length of the gap that day (SPEC 7.7: 02:30 on a spring-forward night comes at 03:30); a repeated one is the
+ * first. Null when the time comes once on every such day, and for every other kind.
+ */
+export function ruleNote(draft: ReminderDraft, locale: string, nowMs: number): string | null {
+  if (draft.kind !== 'daily' && draft.kind !== 'weekly') return null
+  if (canonicalTimeZone(draft.zone) === null || !/^\d{2}:\d{2}$/.test(draft.time)) return null
+  const zone = draft.zone
+  const place = zonePlace(zone)
+  const comes = (date: string) => draft.kind === 'daily' || draft.days.includes(weekdayOf(date))
+  const today = wallClockAt(zone, nowMs)
+  // from yesterday's noon, so a change earlier today is seen
+  const firstNoon = Date.UTC(today.year, today.month - 1, today.day, 12) - DAY_MS
+  let skipped: { date: string; text: string } | null = null
+  let repeated: { date: string; text: string } | null = null
+  let before = utcOffsetMs(zone, firstNoon - utcOffsetMs(zone, firstNoon))
+  // the offset at each local noon: where it changes, the clocks changed since the noon before
+  for (let day = 1; day <= 367 && (skipped === null || repeated === null); day++) {
+    const noon = firstNoon + day * DAY_MS
+    const after = utcOffsetMs(zone, noon - before)
+    if (after !== before) {
+      for (const date of [dateOf(noon - DAY_MS), dateOf(noon)]) {
+        if (!comes(date)) continue
+        const wall = wallOf(date, draft.time)
+        const instants = instantsForWallTime(wall, zone)
+        const words = sentence(wallWords(date, draft.time, locale))
+        if (instants.length === 0 && skipped === null) {
+          const moved = wallFieldsAsUtc(wall) - before
+          if (moved > nowMs) skipped = { date, text: `${words} does not exist in ${place}: the clocks skip it, so that day this reminder comes at ${formatClock(moved, zone, locale)}.` }
+        } else if (instants.length > 1 && repeated === null && instants[0] > nowMs) {
+          repeated = { date, text: `${words} comes twice in ${place}, as the clocks go back: that day this reminder is for the first, before they do.` }
+        }
+      }
+    }
+    before = after
+  }
+  const notes = [skipped, repeated].filter((note) => note !== null).sort((a, b) => (a.date < b.date ? -1 : 1))
+  return notes.length === 0 ? null : notes.map((note) => note.text).join(' ')
 }
 
 /**
