@@ -303,6 +303,12 @@ export function Conversation({
     getItemKey: useCallback((index: number) => rowAt(index).key, [rowAt]),
     overscan: 3,
     initialRect: { width: window.innerWidth, height: window.innerHeight },
+    // it opens at the bottom: the first rows rendered are the last ones, not the first ones scrolled away at once
+    initialOffset: () => {
+      let total = 0
+      for (let index = 0; index < count; index++) total += estimate(rowAt(index))
+      return Math.max(0, total - window.innerHeight)
+    },
     observeElementRect: observePaneRect,
     measureElement: rowHeight,
     paddingStart: 16,

@@ -1,0 +1,68 @@
+import { mkdir, mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { generateSession } from '../bench/generate.ts'
+import { expect, test } from './support/fixtures.ts'
+
+declare global {
+  interface Window {
+    /** The `data-index` of every conversation row on the page when the first message or reading row appeared. */
+    __firstRows: number[] | null
+  }
+}
+
+test('a long conversation opens at its last rows (the first rows put on the page are the ones in view), keeps the page small, and loads earlier pages as the person scrolls up, keeping their place', async ({
+  zones,
+  servers,
+}) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sw-e2e-long-'))
+  await mkdir(join(dataDir, 'sessions'))
+  generateSession({ path: join(dataDir, 'sessions', 'long.jsonl'), id: 'long', targetEvents: 1_600, seed: 20_261_203, sessionZone: 'Asia/Shanghai' })
+  const server = await servers.start({ dataDir })
+  const page = await zones.open('Asia/Shanghai')
+  await page.addInitScript(() => {
+    window.__firstRows = null
+    new MutationObserver(() => {
+      if (window.__firstRows !== null || document.querySelector('.virtual-row [data-testid^="message-"], .virtual-row [data-testid="reading"]') === null) return
+      window.__firstRows = [...document.querySelectorAll('.virtual-row')].map((row) => Number(row.getAttribute('data-index')))
+    }).observe(document, { childList: true, subtree: true })
+  })
+  await page.goto(`${server.url}/s/long`)
+  const pane = page.getByRole('region', { name: 'Conversation' })
+  await expect(pane.locator('.virtual-row').first()).toBeVisible()
+
+  // the rows first put on the page are the last ones, at the bottom, in view: none of them is scrolled away at once
+  const first = await page.evaluate(() => window.__firstRows)
+  const shown = async () => page.evaluate(() => [...document.querySelectorAll('.virtual-row')].map((row) => Number(row.getAttribute('data-index'))))
+  await expect.poll(async () => pane.evaluate((node) => Math.round(node.scrollHeight - node.scrollTop - node.clientHeight))).toBeLessThanOrEqual(1)
+  const last = Math.max(...(await shown()))
+  expect(first).not.toBeNull()
+  expect(Math.max(...(first ?? []))).toBe(last)
+  expect(Math.min(...(first ?? []))).toBeGreaterThan(last - 40)
+  expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeLessThan(3_000)
+
+  // scrolling to the top loads the page before, and the row that was at the top stays where it was on screen
+  const topRow = async () =>
+    pane.evaluate((node) => {
+      const top = node.getBoundingClientRect().top
+      const rows = [...node.querySelectorAll<HTMLElement>('.virtual-row')].filter((row) => row.getBoundingClientRect().bottom > top)
+      rows.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+      return { seq: Number(rows[0]?.getAttribute('data-seq')), offset: Math.round((rows[0]?.getBoundingClientRect().top ?? 0) - top) }
+    })
+  await pane.evaluate((node) => node.scrollTo({ top: 0 }))
+  const before = await topRow()
+  await expect.poll(async () => (await shown()).length > 0 && Math.min(...(await shown())) > 0 && (await page.locator('.older').count()) === 0, { timeout: 10_000 }).toBe(true)
+  await expect.poll(async () => pane.evaluate((node) => node.scrollTop)).toBeGreaterThan(0)
+  const after = await topRow()
+  expect(after.seq).toBe(before.seq)
+  expect(Math.abs(after.offset - before.offset)).toBeLessThanOrEqual(2)
+
+  // and on up to the first event of the log, the page still small
+  for (let round = 0; round < 20 && Math.min(...(await shown())) > 0; round++) {
+    await pane.evaluate((node) => node.scrollTo({ top: 0 }))
+    await page.waitForTimeout(150)
+  }
+  expect(Math.min(...(await shown()))).toBe(0)
+  expect(Number(await pane.locator('.virtual-row[data-index="0"]').getAttribute('data-seq'))).toBeLessThan(50)
+  expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeLessThan(3_000)
+})
