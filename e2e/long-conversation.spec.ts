@@ -49,13 +49,31 @@ test('a long conversation opens at its last rows (the first rows put on the page
       rows.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
       return { seq: Number(rows[0]?.getAttribute('data-seq')), offset: Math.round((rows[0]?.getBoundingClientRect().top ?? 0) - top) }
     })
+  const offsetOf = async (seq: number) =>
+    pane.evaluate((node, wanted) => {
+      const row = node.querySelector<HTMLElement>(`.virtual-row[data-seq="${wanted}"]`)
+      return row === null ? null : Math.round(row.getBoundingClientRect().top - node.getBoundingClientRect().top)
+    }, seq)
+  // the page before is held back until the row at the top has been noted
+  let release: () => void = () => undefined
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route(/\/events\?before=/, async (route) => {
+    await held
+    await route.continue()
+  })
   await pane.evaluate((node) => node.scrollTo({ top: 0 }))
+  await expect(page.locator('.older')).toHaveText('Loading earlier messages…')
   const before = await topRow()
-  await expect.poll(async () => (await shown()).length > 0 && Math.min(...(await shown())) > 0 && (await page.locator('.older').count()) === 0, { timeout: 10_000 }).toBe(true)
-  await expect.poll(async () => pane.evaluate((node) => node.scrollTop)).toBeGreaterThan(0)
-  const after = await topRow()
-  expect(after.seq).toBe(before.seq)
-  expect(Math.abs(after.offset - before.offset)).toBeLessThanOrEqual(2)
+  release()
+  await expect(page.locator('.older')).toHaveCount(0)
+  await expect.poll(async () => Math.min(...(await shown()))).toBeGreaterThan(0)
+  await page.unroute(/\/events\?before=/)
+  // the row that was at the top is where it was, with the rows of the page before above it
+  expect(await offsetOf(before.seq)).toBe(before.offset)
+  expect(await page.evaluate(() => document.querySelector('.conversation')?.scrollTop)).toBeGreaterThan(1_000)
+  // and stays there once the rows around it have been measured
+  await page.waitForTimeout(500)
+  expect(Math.abs(((await offsetOf(before.seq)) ?? Infinity) - before.offset)).toBeLessThanOrEqual(1)
 
   // and on up to the first event of the log, the page still small
   for (let round = 0; round < 20 && Math.min(...(await shown())) > 0; round++) {

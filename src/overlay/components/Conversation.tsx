@@ -271,7 +271,9 @@ export function Conversation({
   const paneRef = useRef<HTMLDivElement>(null)
   const spacerRef = useRef<HTMLDivElement>(null)
   const stick = useRef(true)
-  const anchor = useRef<{ key: string; delta: number } | null>(null)
+  // the row to keep in place while an earlier page loads (and where the window started then); once the page is in,
+  // it is held there while the rows around it are measured, until the person scrolls (`top`: where it was put)
+  const anchor = useRef<{ key: string; delta: number; firstSeq: number; top: number | null } | null>(null)
   const [loadingOlder, setLoadingOlder] = useState(false)
   const [olderError, setOlderError] = useState(false)
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
@@ -327,17 +329,19 @@ export function Conversation({
     const pane = paneRef.current
     if (pane === null) return
     const pending = anchor.current
-    if (pending !== null) {
+    // the place is kept once the earlier page is in (the window starts earlier), not on a render before it
+    if (pending !== null && (pending.top !== null || log.firstSeq < pending.firstSeq)) {
       const index = rowsRef.current.items.findIndex((item) => item.key === pending.key)
-      if (index >= 0) {
-        const start = virtualizer.measurementsCache[index]?.start
-        if (start !== undefined) pane.scrollTop = start + pending.delta
+      const start = index >= 0 ? virtualizer.measurementsCache[index]?.start : undefined
+      if (start === undefined) anchor.current = null
+      else {
+        pane.scrollTop = start + pending.delta
+        pending.top = pane.scrollTop
       }
-      anchor.current = null
-    } else if (stick.current) {
+    } else if (pending === null && stick.current) {
       pane.scrollTop = pane.scrollHeight
     }
-  }, [total, count, log.version, virtualizer])
+  }, [total, count, log.version, log.firstSeq, virtualizer])
 
   useEffect(() => {
     const fresh: string[] = []
@@ -354,13 +358,19 @@ export function Conversation({
   const loadOlder = useCallback(() => {
     if (loadingOlder || !hasOlder(log)) return
     const pane = paneRef.current
-    const first = virtualizer.getVirtualItems().find((row) => pane !== null && row.end > pane.scrollTop)
+    // the row at the top of the view now, from the measurements (the rows rendered may still be those of an earlier
+    // scroll position, when the person jumped to the top at once)
+    const first = pane === null ? undefined : virtualizer.getVirtualItemForOffset(pane.scrollTop)
     if (first !== undefined && pane !== null && first.index < rowsRef.current.items.length) {
-      anchor.current = { key: rowsRef.current.items[first.index].key, delta: pane.scrollTop - first.start }
+      anchor.current = { key: rowsRef.current.items[first.index].key, delta: pane.scrollTop - first.start, firstSeq: log.firstSeq, top: null }
     }
     setLoadingOlder(true)
     setOlderError(false)
     loadOlderEvents(client, log.header?.id ?? context.sessionId)
+      .then((earlier) => {
+        // nothing came before the window: no render will take the place, and the view follows new rows again
+        if (!earlier) anchor.current = null
+      })
       .catch(() => {
         anchor.current = null
         setOlderError(true)
@@ -371,6 +381,9 @@ export function Conversation({
   const onScroll = () => {
     const pane = paneRef.current
     if (pane === null) return
+    // a scroll that is not the held place's own is the person's: the place is theirs again
+    const held = anchor.current
+    if (held !== null && held.top !== null && Math.abs(pane.scrollTop - held.top) > 1) anchor.current = null
     stick.current = pane.scrollHeight - pane.scrollTop - pane.clientHeight < STICK_PX
     if (pane.scrollTop < OLDER_PX && !olderError) loadOlder()
   }
@@ -397,17 +410,19 @@ export function Conversation({
         {announced}
       </div>
       {(loadingOlder || olderError) && (
-        <div className="older" role="status">
-          {olderError ? (
-            <>
-              Could not load earlier messages.{' '}
-              <button type="button" className="button button-small" onClick={() => setOlderError(false)}>
-                Try again
-              </button>
-            </>
-          ) : (
-            'Loading earlier messages…'
-          )}
+        <div className="older-bar">
+          <div className="older" role="status">
+            {olderError ? (
+              <>
+                Could not load earlier messages.{' '}
+                <button type="button" className="button button-small" onClick={() => setOlderError(false)}>
+                  Try again
+                </button>
+              </>
+            ) : (
+              'Loading earlier messages…'
+            )}
+          </div>
         </div>
       )}
       {empty && <p className="empty">No messages yet. Ask for anything — for example “remind me in 10 minutes to stretch”.</p>}

@@ -97,14 +97,17 @@ export function useSessionLog(id: string, enabled = true) {
   })
 }
 
-/** Loads the page of events just before the window and prepends it. */
-export async function loadOlderEvents(client: QueryClient, id: string): Promise<void> {
+/** Loads the page of events just before the window and prepends it; resolves whether the window now starts earlier. */
+export async function loadOlderEvents(client: QueryClient, id: string): Promise<boolean> {
   const key = queryKeys.events(id)
   const held = client.getQueryData<SessionLog>(key)
-  if (held === undefined || held.firstSeq <= 0) return
+  if (held === undefined || held.firstSeq <= 0) return false
   const page = await apiRequest<EventsResponse>(eventsPath(id, { before: held.firstSeq, limit: EVENTS_PAGE }))
   const current = client.getQueryData<SessionLog>(key)
-  if (current !== undefined) client.setQueryData<SessionLog>(key, prependToLog(current, page.events))
+  if (current === undefined) return false
+  const next = prependToLog(current, page.events)
+  client.setQueryData<SessionLog>(key, next)
+  return next.firstSeq < current.firstSeq
 }
 
 /** One Session's active reminders. */
