@@ -92,6 +92,38 @@ describe('reminderRow', () => {
     })
   })
 
+  it('says of a calendar occurrence a clock change moves that its rule’s time does not exist that day, and nothing of the others', () => {
+    // daily at 02:30 in Berlin over the night the clocks go forward (28 March 2027): that day it comes at 03:30 CEST
+    const nightly: ScheduleView = {
+      ...weekdays,
+      rrule: 'FREQ=DAILY;BYHOUR=2;BYMINUTE=30',
+      timeZone: 'Europe/Berlin',
+      starts: '2027-03-27',
+      scheduledAt: '2027-03-27T01:30:00.000Z',
+      scheduledAtLocal: '2027-03-27T02:30:00+01:00[Europe/Berlin]',
+      upcoming: ['2027-03-27T01:30:00.000Z', '2027-03-28T01:30:00.000Z', '2027-03-29T00:30:00.000Z'],
+    }
+    const now = Date.parse('2027-03-26T12:00:00.000Z')
+    expect(reminderRow(nightly, 'Europe/Berlin', 'Europe/Berlin', 'en-GB', now).upcoming).toEqual([
+      { at: '2027-03-27T01:30:00.000Z', own: 'tomorrow 02:30', browser: null, moved: null },
+      { at: '2027-03-28T01:30:00.000Z', own: 'Sunday 03:30', browser: null, moved: 'the clocks skip 02:30 that day' },
+      { at: '2027-03-29T00:30:00.000Z', own: 'Monday 02:30', browser: null, moved: null },
+    ])
+    expect(reminderRow(nightly, 'Europe/Berlin', 'America/New_York', 'en-US', now).upcoming[1]).toEqual({
+      at: '2027-03-28T01:30:00.000Z',
+      own: 'Sunday 3:30 AM',
+      browser: 'tomorrow 9:30 PM',
+      moved: 'the clocks skip 2:30 AM that day',
+    })
+    // a rule with two times of day, and the repeated 02:30 of autumn, say nothing
+    expect(reminderRow({ ...nightly, rrule: 'FREQ=DAILY;BYHOUR=2,14;BYMINUTE=30' }, 'Europe/Berlin', 'Europe/Berlin', 'en-GB', now).upcoming.map((u) => u.moved)).toEqual([null, null, null])
+    const autumn = { ...nightly, upcoming: ['2027-10-31T00:30:00.000Z'] }
+    expect(reminderRow(autumn, 'Europe/Berlin', 'Europe/Berlin', 'en-GB', Date.parse('2027-10-30T12:00:00.000Z')).upcoming).toEqual([
+      { at: '2027-10-31T00:30:00.000Z', own: 'tomorrow 02:30 CEST', browser: null, moved: null },
+    ])
+    expect(reminderRow({ ...at, kind: 'every', everySeconds: 3_600 }, 'Europe/Berlin', 'Europe/Berlin', 'en-GB', T).upcoming.map((u) => u.moved)).toEqual([null])
+  })
+
   it('uses the reminder’s own zone when the server names one, and leaves the browser line out when it is the same zone', () => {
     const row = reminderRow({ ...at, timeZone: 'Pacific/Chatham' }, 'Asia/Shanghai', 'Pacific/Chatham', 'en-US', T - 3_600_000)
     expect(row.zone).toBe('Pacific/Chatham')

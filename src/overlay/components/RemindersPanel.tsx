@@ -65,6 +65,12 @@ function Reminder({
               <li key={next.at} data-testid="reminder-occurrence" data-at={next.at}>
                 <span>{next.own ?? next.at}</span>
                 {next.browser !== null && <span className="muted"> ({next.browser} · {browserPlace})</span>}
+                {next.moved !== null && (
+                  <span className="muted" data-testid="reminder-occurrence-moved">
+                    {' '}
+                    · {next.moved}
+                  </span>
+                )}
               </li>
             ))}
           </ol>

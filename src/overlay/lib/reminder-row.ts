@@ -1,11 +1,14 @@
-import { describeRrule, zonePlace } from '../../protocol/index.ts'
+import { describeRrule, instantsForWallTime, parseRrule, wallClockAt, zonePlace } from '../../protocol/index.ts'
 import type { ScheduleView } from '../../protocol/index.ts'
 import { instantMs, reminderState, type ReminderState } from './countdown.ts'
-import { coarseCountdown, durationWords, everyWords, formatWhen } from './display/index.ts'
+import { coarseCountdown, durationWords, everyWords, formatWallClock, formatWhen } from './display/index.ts'
 import { zonedTimes, type ZonedTimes } from './zoned-time.ts'
 
-/** One upcoming occurrence in the reminder's own zone and, when different, in this browser's. */
-export type UpcomingTime = { at: string; own: string | null; browser: string | null }
+/**
+ * One upcoming occurrence in the reminder's own zone and, when different, in this browser's; `moved` says why a
+ * calendar occurrence is not at its rule's time that day (a clock change skips that time there), else null.
+ */
+export type UpcomingTime = { at: string; own: string | null; browser: string | null; moved: string | null }
 
 /** What one row of the reminders panel shows at a given instant. */
 export type ReminderRow = {
@@ -57,6 +60,20 @@ export function describeHistory(view: ScheduleView, zone: string | null, locale:
   return `Delivered ${times}${lastText === null ? '' : `, last ${lastText}`}${missed}`
 }
 
+/**
+ * Why a calendar occurrence comes at another time of day than its rule's: the rule's one time does not exist that day
+ * in the reminder's zone, so it came later by the gap (SPEC 7.7): `the clocks skip 02:30 that day`. Null otherwise.
+ */
+function movedWords(view: ScheduleView, occurrenceMs: number, zone: string | null, locale: string): string | null {
+  if (view.kind !== 'calendar' || zone === null) return null
+  const parsed = parseRrule(view.rrule)
+  if (!parsed.ok || parsed.rule.byHour.length !== 1 || parsed.rule.byMinute.length !== 1) return null
+  const wall = wallClockAt(zone, occurrenceMs)
+  const ruleTime = { ...wall, hour: parsed.rule.byHour[0], minute: parsed.rule.byMinute[0], second: 0 }
+  if ((wall.hour === ruleTime.hour && wall.minute === ruleTime.minute) || instantsForWallTime(ruleTime, zone).length > 0) return null
+  return `the clocks skip ${formatWallClock(ruleTime, locale)} that day`
+}
+
 /** The panel row of a reminder at `nowMs`; the state is recomputed live (overdue iff now ≥ scheduledAt). */
 export function reminderRow(view: ScheduleView, sessionZone: string | null, browserZone: string | null, locale: string, nowMs: number): ReminderRow {
   const target = instantMs(view.scheduledAt)
@@ -74,7 +91,7 @@ export function reminderRow(view: ScheduleView, sessionZone: string | null, brow
     upcoming: upcoming.map((at) => {
       const ms = instantMs(at)
       const times = ms === null ? null : zonedTimes(ms, zone, browserZone, locale, nowMs)
-      return { at, own: times?.own?.when ?? null, browser: times?.browser?.when ?? null }
+      return { at, own: times?.own?.when ?? null, browser: times?.browser?.when ?? null, moved: ms === null ? null : movedWords(view, ms, zone, locale) }
     }),
     history: describeHistory(view, zone, locale, nowMs),
   }

@@ -1,4 +1,4 @@
-import { instantsForWallTime, utcOffsetMinutes, wallClockAt } from '../../../protocol/index.ts'
+import { instantsForWallTime, utcOffsetMinutes, wallClockAt, wallFieldsAsUtc, type WallClock } from '../../../protocol/index.ts'
 import { clockOptions, dateTimeFormat } from './formatters.ts'
 
 const DAY_MS = 86_400_000
@@ -29,6 +29,11 @@ export function dayOffset(instantMs: number, nowMs: number, zone: string): numbe
 export function formatClock(instantMs: number, zone: string, locale: string): string {
   if (repeatedWallTime(instantMs, zone)) return dateTimeFormat(locale, zone, 'clock-zone', { ...clockOptions(locale), timeZoneName: 'short' }).format(instantMs)
   return dateTimeFormat(locale, zone, 'clock', clockOptions(locale)).format(instantMs)
+}
+
+/** A wall time of day in the locale's own clock, whatever zone it is in (it may not exist there): `02:30`, `2:30 AM`. */
+export function formatWallClock(wall: WallClock, locale: string): string {
+  return dateTimeFormat(locale, 'UTC', 'clock', clockOptions(locale)).format(wallFieldsAsUtc(wall))
 }
 
 const HOURS_2 = 2 * 3_600_000
