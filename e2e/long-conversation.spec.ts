@@ -11,7 +11,7 @@ declare global {
   }
 }
 
-test('a long conversation opens at its last rows (the first rows put on the page are the ones in view), keeps the page small, and loads earlier pages as the person scrolls up, keeping their place', async ({
+test('a long conversation opens at its last rows (the first rows put on the page are the ones in view), keeps the page small, and loads earlier pages as the person scrolls up, keeping their place; an earlier page that failed loads on Try again', async ({
   zones,
   servers,
 }) => {
@@ -54,16 +54,27 @@ test('a long conversation opens at its last rows (the first rows put on the page
       const row = node.querySelector<HTMLElement>(`.virtual-row[data-seq="${wanted}"]`)
       return row === null ? null : Math.round(row.getBoundingClientRect().top - node.getBoundingClientRect().top)
     }, seq)
-  // the page before is held back until the row at the top has been noted
+  // the page before fails once: the notice says so over the rows, which stay put, and Try again loads it; that
+  // second request is held back until the row at the top has been noted
+  let failures = 1
   let release: () => void = () => undefined
   const held = new Promise<void>((resolve) => (release = resolve))
   await page.route(/\/events\?before=/, async (route) => {
+    if (failures-- > 0) {
+      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'storage-unavailable', message: 'the store is not writable' } }) })
+      return
+    }
     await held
     await route.continue()
   })
   await pane.evaluate((node) => node.scrollTo({ top: 0 }))
-  await expect(page.locator('.older')).toHaveText('Loading earlier messages…')
+  const notice = page.locator('.older')
+  await expect(notice).toHaveText('Could not load earlier messages. Try again')
   const before = await topRow()
+  await notice.getByRole('button', { name: 'Try again' }).click()
+  await expect(notice).toHaveText('Loading earlier messages…')
+  await expect(pane).toBeFocused()
+  expect(await topRow()).toEqual(before)
   release()
   await expect(page.locator('.older')).toHaveCount(0)
   await expect.poll(async () => Math.min(...(await shown()))).toBeGreaterThan(0)

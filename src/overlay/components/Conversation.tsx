@@ -415,7 +415,15 @@ export function Conversation({
             {olderError ? (
               <>
                 Could not load earlier messages.{' '}
-                <button type="button" className="button button-small" onClick={() => setOlderError(false)}>
+                <button
+                  type="button"
+                  className="button button-small"
+                  onClick={() => {
+                    // the button goes as the page loads: focus stays in the conversation, not on <body>
+                    paneRef.current?.focus({ preventScroll: true })
+                    loadOlder()
+                  }}
+                >
                   Try again
                 </button>
               </>
