@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react'
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react'
 import { answerLost, ApiError, errorMessage, newIdempotencyKey } from '../data/http.ts'
 import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
 import { askNotificationPermissionOnce } from '../lib/notifications.ts'
@@ -46,7 +46,9 @@ export function ReminderForm({
   const problem = draftProblem(draft) ?? whenProblem(draft, locale, trustedNow())
   // a time the clocks repeat is not a problem, but which of the two it is is said beside it (an edit keeps the one it had);
   // of a daily or weekly time, the next days the clocks skip or repeat it
-  const note = problem === null ? (whenNote(draft, locale, editing === null ? null : keptInstant(draft, editing.view)) ?? ruleNote(draft, locale, trustedNow())) : null
+  // (a year of the zone's offsets: worked out when the kind, zone, time or days change, not on every key pressed in the prompt)
+  const rule = useMemo(() => ruleNote(draft, locale, trustedNow()), [draft.kind, draft.zone, draft.time, draft.days, locale])
+  const note = problem === null ? (whenNote(draft, locale, editing === null ? null : keptInstant(draft, editing.view)) ?? rule) : null
   const ids = { prompt: useId(), kind: useId(), date: useId(), time: useId(), amount: useId(), unit: useId(), problem: useId(), note: useId() }
   // a refusal is of the draft it was sent for: a change clears it
   const edited = () => {

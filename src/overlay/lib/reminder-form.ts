@@ -182,8 +182,12 @@ export function whenNote(draft: ReminderDraft, locale: string, kept: number | nu
   if (!wellFormedOneOff(draft)) return null
   const instants = instantsForWallTime(wallOf(draft.date, draft.time), draft.zone)
   if (instants.length < 2) return null
-  const second = kept !== null && kept >= instants[1]
-  return `${sentence(wallWords(draft.date, draft.time, locale))} comes twice in ${zonePlace(draft.zone)}, as the clocks go back: this reminder is for ${second ? 'the second, after they do' : 'the first, before they do'}.`
+  return twiceWords(sentence(wallWords(draft.date, draft.time, locale)), zonePlace(draft.zone), 'this reminder', kept !== null && kept >= instants[1])
+}
+
+/** That a wall time comes twice in a place and which of the two a reminder (`whose`) is for, as one sentence. */
+function twiceWords(words: string, place: string, whose: string, second: boolean): string {
+  return `${words} comes twice in ${place}, as the clocks go back: ${whose} is for ${second ? 'the second, after they do' : 'the first, before they do'}.`
 }
 
 const DAY_MS = 86_400_000
@@ -225,7 +229,7 @@ export function ruleNote(draft: ReminderDraft, locale: string, nowMs: number): s
           const moved = wallFieldsAsUtc(wall) - before
           if (moved > nowMs) skipped = { date, text: `${words} does not exist in ${place}: the clocks skip it, so that day this reminder comes at ${formatClock(moved, zone, locale)}.` }
         } else if (instants.length > 1 && repeated === null && instants[0] > nowMs) {
-          repeated = { date, text: `${words} comes twice in ${place}, as the clocks go back: that day this reminder is for the first, before they do.` }
+          repeated = { date, text: twiceWords(words, place, 'that day this reminder', false) }
         }
       }
     }

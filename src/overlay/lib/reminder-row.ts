@@ -60,18 +60,23 @@ export function describeHistory(view: ScheduleView, zone: string | null, locale:
   return `Delivered ${times}${lastText === null ? '' : `, last ${lastText}`}${missed}`
 }
 
-/**
- * Why a calendar occurrence comes at another time of day than its rule's: the rule's one time does not exist that day
- * in the reminder's zone, so it came later by the gap (SPEC 7.7): `the clocks skip 02:30 that day`. Null otherwise.
- */
-function movedWords(view: ScheduleView, occurrenceMs: number, zone: string | null, locale: string): string | null {
-  if (view.kind !== 'calendar' || zone === null) return null
+/** The one time of day of a calendar reminder's rule (hour and minute), or null for another kind or a rule with several. */
+function ruleTimeOf(view: ScheduleView): { hour: number; minute: number } | null {
+  if (view.kind !== 'calendar') return null
   const parsed = parseRrule(view.rrule)
   if (!parsed.ok || parsed.rule.byHour.length !== 1 || parsed.rule.byMinute.length !== 1) return null
+  return { hour: parsed.rule.byHour[0], minute: parsed.rule.byMinute[0] }
+}
+
+/**
+ * Why an occurrence comes at another time of day than its rule's one time: that time does not exist that day in the
+ * reminder's zone, so it came later by the gap (SPEC 7.7): `the clocks skip 02:30 that day`. Null otherwise.
+ */
+function movedWords(ruleTime: { hour: number; minute: number }, occurrenceMs: number, zone: string, locale: string): string | null {
   const wall = wallClockAt(zone, occurrenceMs)
-  const ruleTime = { ...wall, hour: parsed.rule.byHour[0], minute: parsed.rule.byMinute[0], second: 0 }
-  if ((wall.hour === ruleTime.hour && wall.minute === ruleTime.minute) || instantsForWallTime(ruleTime, zone).length > 0) return null
-  return `the clocks skip ${formatWallClock(ruleTime, locale)} that day`
+  if (wall.hour === ruleTime.hour && wall.minute === ruleTime.minute) return null
+  const meant = { ...wall, ...ruleTime, second: 0 }
+  return instantsForWallTime(meant, zone).length > 0 ? null : `the clocks skip ${formatWallClock(meant, locale)} that day`
 }
 
 /** The panel row of a reminder at `nowMs`; the state is recomputed live (overdue iff now ≥ scheduledAt). */
@@ -79,6 +84,7 @@ export function reminderRow(view: ScheduleView, sessionZone: string | null, brow
   const target = instantMs(view.scheduledAt)
   const zone = reminderZone(view, sessionZone)
   const upcoming = view.kind === 'calendar' || view.kind === 'every' ? view.upcoming : []
+  const ruleTime = zone === null ? null : ruleTimeOf(view)
   return {
     id: view.id,
     prompt: view.prompt,
@@ -91,7 +97,7 @@ export function reminderRow(view: ScheduleView, sessionZone: string | null, brow
     upcoming: upcoming.map((at) => {
       const ms = instantMs(at)
       const times = ms === null ? null : zonedTimes(ms, zone, browserZone, locale, nowMs)
-      return { at, own: times?.own?.when ?? null, browser: times?.browser?.when ?? null, moved: ms === null ? null : movedWords(view, ms, zone, locale) }
+      return { at, own: times?.own?.when ?? null, browser: times?.browser?.when ?? null, moved: ms === null || ruleTime === null || zone === null ? null : movedWords(ruleTime, ms, zone, locale) }
     }),
     history: describeHistory(view, zone, locale, nowMs),
   }
