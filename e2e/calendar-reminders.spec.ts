@@ -32,7 +32,8 @@ test('a weekday reminder made in a Berlin browser shows its rule in words and it
   await expect(answer).not.toContainText('.000Z')
 
   const reminder = berlin.getByTestId('reminder')
-  await expect(reminder.getByTestId('reminder-rule')).toHaveText('Weekdays at 08:30 · Berlin · schedule-1')
+  // the panel writes the rule's time as this browser's locale does (en-US), the assistant as the model was told it
+  await expect(reminder.getByTestId('reminder-rule')).toHaveText('Weekdays at 8:30 AM · Berlin · schedule-1')
   // however narrow the card, the id is never broken ("schedule-" and "1" on two lines read as two things)
   const idLines = await reminder.getByTestId('reminder-rule').evaluate((rule) => {
     ;(rule as HTMLElement).style.width = '8ch'
@@ -53,7 +54,9 @@ test('a weekday reminder made in a Berlin browser shows its rule in words and it
 
   const newYork = await zones.open('America/New_York', berlin.url())
   const nyReminder = newYork.getByTestId('reminder')
-  await expect(nyReminder.getByTestId('reminder-rule')).toHaveText('Weekdays at 08:30 · Berlin · schedule-1')
+  await expect(nyReminder.getByTestId('reminder-rule')).toHaveText('Weekdays at 8:30 AM · Berlin · schedule-1')
+  const london = await zones.open('Europe/London', berlin.url(), { locale: 'en-GB' })
+  await expect(london.getByTestId('reminder').getByTestId('reminder-rule')).toHaveText('Weekdays at 08:30 · Berlin · schedule-1')
   const nyOccurrences = nyReminder.getByTestId('reminder-occurrence')
   await nyReminder.getByText('Next 5 occurrences').click()
   await expect(nyOccurrences).toHaveCount(5)
@@ -93,13 +96,13 @@ test('the reminder form edits a weekday reminder in its own days and time, keeps
   await form.getByTestId('reminder-prompt').fill('check email and chat')
   await form.getByTestId('reminder-save').click()
   await expect(form).toHaveCount(0)
-  await expect(row('schedule-1').getByTestId('reminder-rule')).toHaveText('Weekdays at 08:30 · Berlin · schedule-1')
+  await expect(row('schedule-1').getByTestId('reminder-rule')).toHaveText('Weekdays at 8:30 AM · Berlin · schedule-1')
 
   // a monthly reminder keeps its rule: the form offers it as set, with nothing to pick but the zone
-  const words = (await row('schedule-2').getByTestId('reminder-rule').textContent())?.replace(' · Berlin · schedule-2', '')
+  await expect(row('schedule-2').getByTestId('reminder-rule')).toHaveText('Monthly on the 1st at 9:00 AM · Berlin · schedule-2')
   await row('schedule-2').getByTestId('reminder-edit').click()
   await expect(form.getByTestId('reminder-kind')).toHaveValue('rule')
-  await expect(form.getByTestId('reminder-kind').locator('option:checked')).toHaveText(`As set: ${words}`)
+  await expect(form.getByTestId('reminder-kind').locator('option:checked')).toHaveText('As set: Monthly on the 1st at 9:00 AM')
   await expect(form.getByTestId('reminder-rule-kept')).toHaveText('Its rule stays as it is; ask the assistant to change it.')
   await expect(form.getByTestId('reminder-time')).toHaveCount(0)
   await form.getByTestId('reminder-prompt').fill('pay the rent')

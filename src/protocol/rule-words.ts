@@ -64,10 +64,33 @@ function plainDays(days: readonly RuleDay[]): string {
   return joinWords(days.map((d) => (d.ordinal === null ? DAY_NAMES[d.weekday] : `the ${ordinalWord(d.ordinal)} ${DAY_NAMES[d.weekday]}`)))
 }
 
-/** The times of day of a rule, `08:30` or `08:00 and 18:00`. */
-export function ruleTimes(rule: CalendarRule): string[] {
+/**
+ * How a rule's words write its times of day, its yearly date and its end. The plain forms (24-hour times, ISO
+ * dates and UTC instants) are what the model is told; the overlay writes them as the person's locale does.
+ */
+export type RuleForms = {
+  /** A time of day: `08:30`. */
+  time(hour: number, minute: number): string
+  /** The one day of the year a yearly rule falls on (month 1–12): `3 March`. */
+  dayOfYear(month: number, day: number): string
+  /** The last date of an `UNTIL` date (month 1–12): `2026-12-31`. */
+  date(year: number, month: number, day: number): string
+  /** The last instant of an `UNTIL` date-time: `2026-12-31T23:00:00Z`. */
+  instant(epochMs: number): string
+}
+
+/** The plain forms: `08:30`, `3 March`, `2026-12-31`, `2026-12-31T23:00:00Z`. */
+export const PLAIN_RULE_FORMS: RuleForms = {
+  time: (hour, minute) => `${pad(hour)}:${pad(minute)}`,
+  dayOfYear: (month, day) => `${day} ${MONTH_NAMES[month - 1]}`,
+  date: (year, month, day) => `${year}-${pad(month)}-${pad(day)}`,
+  instant: (epochMs) => new Date(epochMs).toISOString().replace('.000Z', 'Z'),
+}
+
+/** The times of day of a rule, `08:30` or `08:00 and 18:00` in the plain forms. */
+export function ruleTimes(rule: CalendarRule, forms: RuleForms = PLAIN_RULE_FORMS): string[] {
   const times: string[] = []
-  for (const hour of rule.byHour) for (const minute of rule.byMinute) times.push(`${pad(hour)}:${pad(minute)}`)
+  for (const hour of rule.byHour) for (const minute of rule.byMinute) times.push(forms.time(hour, minute))
   return times
 }
 
@@ -118,27 +141,30 @@ function dayClause(rule: CalendarRule): string {
 }
 
 /** The one date a yearly rule falls on, as a date is said (`3 March`), or null when it names more or other days. */
-function yearlyDate(rule: CalendarRule): string | null {
+function yearlyDate(rule: CalendarRule, forms: RuleForms): string | null {
   const { freq, byMonth, byMonthDay, byDay, bySetPos } = rule
   if (freq !== 'YEARLY' || byMonth?.length !== 1 || byMonthDay?.length !== 1 || byMonthDay[0] < 1 || byDay !== null || bySetPos !== null) return null
-  return `${byMonthDay[0]} ${MONTH_NAMES[byMonth[0] - 1]}`
+  return forms.dayOfYear(byMonth[0], byMonthDay[0])
 }
 
-/** A calendar rule in English words: `Weekdays at 08:30`, `Monthly on the 1st at 09:00`, `Every Monday at 10:00, 4 times`. */
-export function describeCalendarRule(rule: CalendarRule): string {
-  const date = yearlyDate(rule)
+/**
+ * A calendar rule in English words: `Weekdays at 08:30`, `Monthly on the 1st at 09:00`, `Every Monday at 10:00, 4 times`;
+ * its times, yearly date and end written in `forms` (`Weekdays at 8:30 AM` in an en-US overlay).
+ */
+export function describeCalendarRule(rule: CalendarRule, forms: RuleForms = PLAIN_RULE_FORMS): string {
+  const date = yearlyDate(rule, forms)
   let text = date === null ? dayClause(rule) : `${every(rule.interval, 'year', 'yearly')} on ${date}`
   if (rule.byMonth !== null && date === null) text += ` in ${joinWords(rule.byMonth.map((m) => MONTH_NAMES[m - 1]))}`
-  text += ` at ${joinWords(ruleTimes(rule))}`
+  text += ` at ${joinWords(ruleTimes(rule, forms))}`
   switch (rule.end.kind) {
     case 'count':
       text += rule.end.count === 1 ? ', once' : `, ${rule.end.count} times`
       break
     case 'until-date':
-      text += `, until ${rule.end.year}-${pad(rule.end.month)}-${pad(rule.end.day)}`
+      text += `, until ${forms.date(rule.end.year, rule.end.month, rule.end.day)}`
       break
     case 'until-instant':
-      text += `, until ${new Date(rule.end.epochMs).toISOString().replace('.000Z', 'Z')}`
+      text += `, until ${forms.instant(rule.end.epochMs)}`
       break
     case 'never':
       break
@@ -150,8 +176,8 @@ export function describeCalendarRule(rule: CalendarRule): string {
   return capitalise(text)
 }
 
-/** An RRULE value of the SPEC 7.7 subset in English words, or null when it is not in the subset. */
-export function describeRrule(rrule: string): string | null {
+/** An RRULE value of the SPEC 7.7 subset in English words (see `describeCalendarRule`), or null when it is not in the subset. */
+export function describeRrule(rrule: string, forms: RuleForms = PLAIN_RULE_FORMS): string | null {
   const parsed = parseRrule(rrule)
-  return parsed.ok ? describeCalendarRule(parsed.rule) : null
+  return parsed.ok ? describeCalendarRule(parsed.rule, forms) : null
 }

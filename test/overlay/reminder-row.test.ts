@@ -38,11 +38,26 @@ const weekdays: ScheduleView = {
 
 describe('describeRule', () => {
   it('names each kind in words', () => {
-    expect(describeRule(at)).toBe('Once')
-    expect(describeRule({ ...at, kind: 'after', afterSeconds: 600 })).toBe('Once, 10 min after it was set')
-    expect(describeRule({ ...at, kind: 'every', everySeconds: 900 })).toBe('Every 15 min')
-    expect(describeRule({ ...at, kind: 'every', everySeconds: 5_400 })).toBe('Every 1 h 30 min')
-    expect(describeRule(weekdays)).toBe('Weekdays at 08:30 · New York')
+    expect(describeRule(at, 'en-GB', 'Asia/Shanghai')).toBe('Once')
+    expect(describeRule({ ...at, kind: 'after', afterSeconds: 600 }, 'en-GB', 'Asia/Shanghai')).toBe('Once, 10 min after it was set')
+    expect(describeRule({ ...at, kind: 'every', everySeconds: 900 }, 'en-GB', 'Asia/Shanghai')).toBe('Every 15 min')
+    expect(describeRule({ ...at, kind: 'every', everySeconds: 5_400 }, 'en-GB', 'Asia/Shanghai')).toBe('Every 1 h 30 min')
+    expect(describeRule(weekdays, 'en-GB', 'America/New_York')).toBe('Weekdays at 08:30 · New York')
+  })
+
+  it('writes a calendar rule’s times, yearly date and end as the locale does', () => {
+    const rule = (rrule: string, timeZone = 'America/New_York'): ScheduleView => ({ ...weekdays, rrule, timeZone })
+    expect(describeRule(weekdays, 'en-US', 'America/New_York')).toBe('Weekdays at 8:30 AM · New York')
+    expect(describeRule(rule('FREQ=DAILY;BYHOUR=8,20;BYMINUTE=0;COUNT=4'), 'en-US', 'America/New_York')).toBe('Every day at 8:00 AM and 8:00 PM, 4 times · New York')
+    expect(describeRule(rule('FREQ=DAILY;BYHOUR=8,20;BYMINUTE=0;COUNT=4'), 'en-GB', 'America/New_York')).toBe('Every day at 08:00 and 20:00, 4 times · New York')
+    expect(describeRule(rule('FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10;BYMINUTE=0'), 'en-US', 'America/New_York')).toBe('Yearly on March 3 at 10:00 AM · New York')
+    expect(describeRule(rule('FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10;BYMINUTE=0'), 'en-GB', 'America/New_York')).toBe('Yearly on 3 March at 10:00 · New York')
+    expect(describeRule(rule('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYHOUR=9;BYMINUTE=0'), 'en-US', 'America/New_York')).toBe('Yearly on February 29 at 9:00 AM · New York')
+    expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231'), 'en-US', 'America/New_York')).toBe('Every day at 9:00 AM, until December 31, 2026 · New York')
+    expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231'), 'en-GB', 'America/New_York')).toBe('Every day at 09:00, until 31 December 2026 · New York')
+    // an end instant is said in the reminder's own zone: 23:00 UTC is 18:00 in New York, 00:00 the next day in Berlin
+    expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231T230000Z'), 'en-US', 'America/New_York')).toBe('Every day at 9:00 AM, until December 31, 2026 at 6:00 PM · New York')
+    expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231T230000Z', 'Europe/Berlin'), 'en-GB', 'Europe/Berlin')).toBe('Every day at 09:00, until 1 January 2027 at 00:00 · Berlin')
   })
 })
 

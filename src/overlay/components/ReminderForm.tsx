@@ -6,6 +6,7 @@ import { trustedNow } from '../lib/trusted-clock.ts'
 import { draftFields, draftProblem, draftOf, editFields, keptInstant, newDraft, ruleNote, saveFailure, whenNote, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
 import { useLocale } from '../hooks/use-locale.ts'
 import { DAY_NAMES, describeRrule, WEEKDAYS, type ScheduleView, type Weekday } from '../../protocol/index.ts'
+import { ruleForms } from '../lib/display/index.ts'
 import { ZonePicker } from './ZonePicker.tsx'
 
 const KINDS: Array<[FormKind, string]> = [
@@ -79,7 +80,7 @@ export function ReminderForm({
   const local = draft.kind === 'at' || draft.kind === 'daily' || draft.kind === 'weekly' || draft.kind === 'rule'
   const timed = draft.kind === 'at' || draft.kind === 'daily' || draft.kind === 'weekly'
   // a calendar rule the form has no fields for stays selectable as it is
-  const kinds: Array<[FormKind, string]> = draft.rule === null ? KINDS : [...KINDS, ['rule', `As set: ${describeRrule(draft.rule) ?? draft.rule}`]]
+  const kinds: Array<[FormKind, string]> = draft.rule === null ? KINDS : [...KINDS, ['rule', `As set: ${describeRrule(draft.rule, ruleForms(locale, draft.zone)) ?? draft.rule}`]]
   const toggleDay = (day: Weekday) => {
     edited()
     setDraft((old) => ({ ...old, days: old.days.includes(day) ? old.days.filter((d) => d !== day) : WEEKDAYS.filter((d) => d === day || old.days.includes(d)) }))

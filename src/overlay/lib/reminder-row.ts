@@ -1,7 +1,7 @@
 import { describeRrule, instantsForWallTime, parseRrule, wallClockAt, zonePlace } from '../../protocol/index.ts'
 import type { ScheduleView } from '../../protocol/index.ts'
 import { instantMs, reminderState, type ReminderState } from './countdown.ts'
-import { coarseCountdown, durationWords, everyWords, formatWallClock, formatWhen } from './display/index.ts'
+import { coarseCountdown, durationWords, everyWords, formatWallClock, formatWhen, ruleForms } from './display/index.ts'
 import { zonedTimes, type ZonedTimes } from './zoned-time.ts'
 
 /**
@@ -25,8 +25,12 @@ export type ReminderRow = {
   history: string
 }
 
-/** How a reminder repeats, in words: `Once`, `Once, 10 min after it was set`, `Every 15 min`, or a calendar rule with its place (`Weekdays at 08:30 · New York`). */
-export function describeRule(view: ScheduleView): string {
+/**
+ * How a reminder repeats, in words: `Once`, `Once, 10 min after it was set`, `Every 15 min`, or a calendar rule with
+ * its place, its times and dates as the locale writes them (`Weekdays at 8:30 AM · New York` in en-US); `zone` is the
+ * one the reminder keeps time in, where an end instant is said.
+ */
+export function describeRule(view: ScheduleView, locale: string, zone: string | null): string {
   switch (view.kind) {
     case 'at':
       return 'Once'
@@ -35,7 +39,7 @@ export function describeRule(view: ScheduleView): string {
     case 'every':
       return everyWords(view.everySeconds)
     case 'calendar': {
-      const words = describeRrule(view.rrule) ?? view.rrule
+      const words = describeRrule(view.rrule, ruleForms(locale, zone ?? 'UTC')) ?? view.rrule
       return view.timeZone === null ? words : `${words} · ${zonePlace(view.timeZone)}`
     }
     default: {
@@ -88,7 +92,7 @@ export function reminderRow(view: ScheduleView, sessionZone: string | null, brow
   return {
     id: view.id,
     prompt: view.prompt,
-    rule: describeRule(view),
+    rule: describeRule(view, locale, zone),
     scheduledAt: view.scheduledAt,
     zone,
     times: target === null ? { own: null, browser: null } : zonedTimes(target, zone, browserZone, locale, nowMs),
