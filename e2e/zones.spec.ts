@@ -38,6 +38,15 @@ test('a browser in another zone opening the Session link sees the disagreement b
   const file = await readSessionFile(server.dataDir, id)
   expect(file.header.timeZone).toBe('Asia/Shanghai')
   expect(file.events).toEqual([])
+
+  // untitled, the Session is named by when it started on its own clock, in both browsers, beside its place
+  const started = `Started today ${localClock(file.header.createdAt, 'Asia/Shanghai', 'en-US')}`
+  for (const page of [shanghai, newYork]) {
+    await expect(page.getByTestId('session-title')).toHaveText(started)
+    const item = page.locator(`[data-testid="session-item"][data-session-id="${id}"]`)
+    await expect(item.locator('.session-item-name')).toHaveText(started)
+    await expect(item.locator('.session-item-meta')).toHaveText('Shanghai')
+  }
 })
 
 test('readings show the zone of the browser that sent the message', async ({ zones, servers }, testInfo) => {

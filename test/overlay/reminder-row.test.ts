@@ -167,6 +167,15 @@ describe('sessionName', () => {
     expect(sessionName({ id: 'abcdefghijkl', createdAt: created }, 'de-DE', 'Asia/Kolkata', created + 86_400_000)).toBe('Started gestern 16:00')
   })
 
+  it('says when an untitled Session started on its own clock, not the browser’s; the browser’s zone only for a Session without one', () => {
+    const created = Date.parse('2026-12-03T11:08:00Z')
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: created, timeZone: 'Europe/Berlin' }, 'en-US', 'America/New_York', created)).toBe('Started today 12:08 PM')
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: created, timeZone: 'Asia/Tokyo' }, 'en-GB', 'America/New_York', created)).toBe('Started today 20:08')
+    // the day word is the Session's day too: 02:00 in Tokyo on the 4th is still the 3rd in New York
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: Date.parse('2026-12-03T17:00:00Z'), timeZone: 'Asia/Tokyo' }, 'en-GB', 'America/New_York', Date.parse('2026-12-03T17:30:00Z'))).toBe('Started today 02:00')
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: created, timeZone: null }, 'en-US', 'America/New_York', created)).toBe('Started today 6:08 AM')
+  })
+
   it('isolates right-to-left words, so "Started" stays before them whatever their order', () => {
     const created = Date.parse('2026-07-15T10:30:00Z')
     const when = new Intl.RelativeTimeFormat('he-IL', { numeric: 'auto' }).format(0, 'day')
