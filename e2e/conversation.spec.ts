@@ -49,6 +49,43 @@ async function inViewport(page: Page, testId: string): Promise<boolean> {
   return box !== null && box.y >= 0 && box.y + box.height <= PHONE.height && box.x >= 0 && box.x + box.width <= PHONE.width
 }
 
+test('on a phone with no Session open, the list of Sessions has the screen and the welcome only the room it needs', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const phone = await zones.open('America/New_York', server.url, { viewport: PHONE })
+  const heights = () =>
+    phone.evaluate(() => {
+      const height = (selector: string) => document.querySelector(selector)?.getBoundingClientRect().height ?? -1
+      return { sidebar: height('nav.sidebar'), main: height('main'), content: height('main .zone-bar') + height('main .welcome') }
+    })
+  // with none yet, the list's one line and the welcome share the screen
+  await expect(phone.getByText('No sessions yet. Create one to start.')).toBeVisible()
+  const empty = await heights()
+  expect(empty.sidebar + empty.main).toBeCloseTo(PHONE.height, 0)
+  expect(empty.main).toBeGreaterThan(PHONE.height / 3)
+  for (let i = 0; i < 20; i++) {
+    const response = await fetch(`${server.url}/api/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId: `phone-${String(i).padStart(2, '0')}`, timeZone: 'Europe/Berlin' }),
+    })
+    expect(response.status).toBe(201)
+  }
+  await phone.reload()
+  await expect(phone.getByTestId('session-item')).toHaveCount(20)
+  const listed = await heights()
+  expect(listed.main).toBeCloseTo(listed.content, 0)
+  expect(listed.sidebar + listed.main).toBeCloseTo(PHONE.height, 0)
+  expect(listed.main).toBeLessThan(PHONE.height / 4)
+  // on the code before, the welcome took half the screen and the list showed six Sessions
+  const shown = await phone.evaluate(() => {
+    const list = document.querySelector('.session-list-wrap')?.getBoundingClientRect()
+    const items = [...document.querySelectorAll('[data-testid="session-item"]')].map((item) => item.getBoundingClientRect())
+    return list === undefined ? 0 : items.filter((box) => box.top >= list.top && box.bottom <= list.bottom).length
+  })
+  expect(shown).toBeGreaterThanOrEqual(9)
+  await expect(phone.getByRole('heading', { name: 'Schedule Web' })).toBeInViewport()
+})
+
 test('on a phone the zones and the disagreement banner stay in view, reminders live in a drawer and nothing scrolls sideways; dark mode passes axe too', async ({
   zones,
   servers,
