@@ -1,6 +1,6 @@
 import { expect, test } from './support/fixtures.ts'
 import type { SessionEvent } from '../src/protocol/events.ts'
-import { PHONE, clientZoneOf, createSessionFromUi, expectZone, readingCards, sendMessage, waitForTurnEnds, wallClockAhead } from './support/browser.ts'
+import { PHONE, clientZoneOf, createSessionFromUi, expectZone, localClock, readingCards, sendMessage, waitForTurnEnds, wallClockAhead } from './support/browser.ts'
 import { assistantTexts, fetchSchedules, readSessionFile, scheduleChanges } from './support/log.ts'
 import { expectAccessible } from './support/axe.ts'
 
@@ -191,4 +191,40 @@ test('on a phone, deleting the last of many reminders brings Undo into view with
   await expect(page.getByTestId('reminder')).toHaveCount(8)
   await expect(page.getByRole('button', { name: 'Edit reminder: stretch 8' })).toBeFocused()
   expect((await fetchSchedules(server.url, id)).map((view) => view.prompt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `stretch ${i}`))
+})
+
+test('editing only the words of a reminder due in a while keeps it due when it was; another length counts from the save', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('America/New_York', server.url)
+  const id = await createSessionFromUi(page)
+  const posted = await fetch(`${server.url}/api/sessions/${id}/schedules`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'drink water', after_seconds: 600 }),
+  })
+  expect(posted.status).toBe(201)
+  const { schedule } = (await posted.json()) as { schedule: { id: string; scheduledAt: string } }
+  const reminder = page.locator(`[data-testid="reminder"][data-schedule-id="${schedule.id}"]`)
+  const form = page.getByTestId('reminder-form')
+  await reminder.getByTestId('reminder-edit').click()
+  await expect(form.getByTestId('reminder-amount')).toHaveValue('10')
+  const due = new RegExp(`^Due (today|tomorrow) ${localClock(schedule.scheduledAt, 'America/New_York', 'en-US')}\\. Another length counts from when you save\\.$`)
+  await expect(form.getByTestId('reminder-length-note')).toHaveText(due)
+  await expect(form.getByTestId('reminder-amount')).toHaveAccessibleDescription(due)
+  await form.getByTestId('reminder-prompt').fill('drink a glass of water')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  const [kept] = await fetchSchedules(server.url, id)
+  // on the code before, the save sent the length again and the reminder was due ten minutes after the save
+  expect([kept.prompt, kept.scheduledAt]).toEqual(['drink a glass of water', schedule.scheduledAt])
+
+  await reminder.getByTestId('reminder-edit').click()
+  await form.getByTestId('reminder-amount').fill('20')
+  await expect(form.getByTestId('reminder-length-note')).toHaveText('Its length counts from when you save.')
+  const saved = Date.now()
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  const [longer] = await fetchSchedules(server.url, id)
+  expect(Date.parse(longer.scheduledAt as string) - saved).toBeGreaterThanOrEqual(20 * 60_000 - 1_000)
+  expect(Date.parse(longer.scheduledAt as string) - Date.now()).toBeLessThanOrEqual(20 * 60_000)
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
-import { draftFields, draftOf, draftProblem, editFields, keptInstant, localInstant, newDraft, restoreFields, ruleNote, saveFailure, whenNote, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
+import { draftFields, draftOf, draftProblem, editFields, keptInstant, localInstant, newDraft, restoreFields, ruleNote, saveFailure, spanNote, whenNote, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
 import { toolOutcome } from '../../src/overlay/lib/tool-outcome.ts'
 
 const view: ScheduleView = {
@@ -49,6 +49,28 @@ describe('reminder form', () => {
   it('edits a reminder on the wall clock of its own zone', () => {
     expect(draftOf(view, 'Pacific/Chatham')).toMatchObject({ prompt: 'feed the cat', kind: 'at', date: '2026-12-02', time: '07:45', zone: 'Pacific/Chatham' })
     expect(draftOf({ ...view, kind: 'every', everySeconds: 7_200 }, 'UTC')).toMatchObject({ kind: 'every', amount: '2', unit: 'h' })
+  })
+
+  it('keeps an `after` reminder due when it was, and a repeating one on its series, while their length stays', () => {
+    const after: ScheduleView = { ...view, kind: 'after', afterSeconds: 600, scheduledAt: '2026-12-03T11:43:00.000Z', timeZone: 'America/New_York', scheduledAtLocal: '2026-12-03T06:43:00-05:00[America/New_York]' }
+    const draft = draftOf(after, 'America/New_York')
+    expect(draft).toMatchObject({ kind: 'after', amount: '10', unit: 'min' })
+    expect(editFields({ ...draft, prompt: 'drink water now' }, after)).toEqual({ prompt: 'drink water now' })
+    expect(editFields({ ...draft, amount: '15' }, after)).toEqual({ prompt: 'feed the cat', after_seconds: 900 })
+    // the same length written in other units is the same length
+    expect(editFields({ ...draft, amount: '600', unit: 'min' }, { ...after, afterSeconds: 36_000 })).toEqual({ prompt: 'feed the cat' })
+    expect(editFields({ ...draft, kind: 'every' }, after)).toEqual({ prompt: 'feed the cat', every_seconds: 600 })
+    const every: ScheduleView = { ...view, kind: 'every', everySeconds: 7_200 }
+    expect(editFields({ ...draftOf(every, 'UTC'), prompt: 'stretch' }, every)).toEqual({ prompt: 'stretch' })
+    expect(editFields({ ...draftOf(every, 'UTC'), amount: '3' }, every)).toEqual({ prompt: 'feed the cat', every_seconds: 10_800 })
+
+    const now = Date.parse('2026-12-03T11:35:00Z')
+    expect(spanNote(draft, after, 'America/New_York', 'en-US', now)).toBe('Due today 6:43 AM. Another length counts from when you save.')
+    expect(spanNote(draft, after, 'Europe/Berlin', 'en-GB', now)).toBe('Due today 12:43. Another length counts from when you save.')
+    expect(spanNote({ ...draft, amount: '15' }, after, 'America/New_York', 'en-US', now)).toBe('Its length counts from when you save.')
+    expect(spanNote(draft, after, 'America/New_York', 'en-US', Date.parse('2026-12-03T11:50:00Z'))).toBe('Its length counts from when you save.')
+    expect(spanNote(draft, null, 'America/New_York', 'en-US', now)).toBeNull()
+    expect(spanNote(draftOf(every, 'UTC'), every, 'UTC', 'en-US', now)).toBeNull()
   })
 
   it('edits a calendar reminder in the fields its rule fits, and keeps a rule it has none for as it is', () => {

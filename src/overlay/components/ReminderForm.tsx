@@ -3,7 +3,7 @@ import { answerLost, ApiError, errorMessage, newIdempotencyKey } from '../data/h
 import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
 import { askNotificationPermissionOnce } from '../lib/notifications.ts'
 import { trustedNow } from '../lib/trusted-clock.ts'
-import { draftFields, draftProblem, draftOf, editFields, keptInstant, newDraft, ruleNote, saveFailure, whenNote, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
+import { draftFields, draftProblem, draftOf, editFields, keptInstant, newDraft, ruleNote, saveFailure, spanNote, whenNote, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
 import { useLocale } from '../hooks/use-locale.ts'
 import { DAY_NAMES, describeRrule, WEEKDAYS, type ScheduleView, type Weekday } from '../../protocol/index.ts'
 import { ruleForms } from '../lib/display/index.ts'
@@ -50,7 +50,9 @@ export function ReminderForm({
   // (a year of the zone's offsets: worked out when the kind, zone, time or days change, not on every key pressed in the prompt)
   const rule = useMemo(() => ruleNote(draft, locale, trustedNow()), [draft.kind, draft.zone, draft.time, draft.days, locale])
   const note = problem === null ? (whenNote(draft, locale, editing === null ? null : keptInstant(draft, editing.view)) ?? rule) : null
-  const ids = { prompt: useId(), kind: useId(), date: useId(), time: useId(), amount: useId(), unit: useId(), problem: useId(), note: useId() }
+  // of an `after` reminder being edited: when it is due while its length stays, and that another counts from the save
+  const lengthNote = problem === null ? spanNote(draft, editing?.view ?? null, defaultZone, locale, trustedNow()) : null
+  const ids = { prompt: useId(), kind: useId(), date: useId(), time: useId(), amount: useId(), unit: useId(), problem: useId(), note: useId(), lengthNote: useId() }
   // a refusal is of the draft it was sent for: a change clears it
   const edited = () => {
     if (create.error !== null) create.reset()
@@ -166,6 +168,7 @@ export function ReminderForm({
               data-testid="reminder-amount"
               value={draft.amount}
               onChange={(e) => change({ amount: e.target.value })}
+              {...(lengthNote === null ? {} : { 'aria-describedby': ids.lengthNote })}
             />
           </div>
           <div className="field">
@@ -177,6 +180,11 @@ export function ReminderForm({
             </select>
           </div>
         </div>
+      )}
+      {!local && lengthNote !== null && (
+        <p id={ids.lengthNote} className="muted when-note" data-testid="reminder-length-note">
+          {lengthNote}
+        </p>
       )}
       {shown && problem !== null && (
         <p id={ids.problem} className="notice notice-error" role="alert">

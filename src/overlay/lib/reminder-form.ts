@@ -174,6 +174,29 @@ export function keptInstant(draft: ReminderDraft, view: ScheduleView): number | 
 }
 
 /**
+ * Whether an edit leaves an `after` or `every` reminder's length as it was: then it sends none, so a reminder due in
+ * 10 minutes stays due when it was (its length would count again from the save) and a repeating one keeps its series.
+ */
+export function keptSpan(draft: ReminderDraft, view: ScheduleView): boolean {
+  const seconds = Number(draft.amount) * UNIT_SECONDS[draft.unit]
+  if (draft.kind === 'after' && view.kind === 'after') return seconds === view.afterSeconds
+  if (draft.kind === 'every' && view.kind === 'every') return seconds === view.everySeconds
+  return false
+}
+
+/**
+ * What the form says beside the length of an `after` reminder being edited: when it is due while the length stays,
+ * and that another counts from the save (`Due today 6:43 AM. Another length counts from when you save.`); null for a
+ * new reminder and every other kind. `zone` is the one the reminder is shown in.
+ */
+export function spanNote(draft: ReminderDraft, view: ScheduleView | null, zone: string, locale: string, nowMs: number): string | null {
+  if (view === null || view.kind !== 'after' || draft.kind !== 'after') return null
+  const due = Date.parse(view.scheduledAt)
+  if (!keptSpan(draft, view) || !(due > nowMs)) return 'Its length counts from when you save.'
+  return `Due ${formatWhen(due, zone, locale, nowMs)}. Another length counts from when you save.`
+}
+
+/**
  * What the form says of a one-off draft's time that a clock change repeats in its zone (the clocks go back): that it
  * comes twice and which of the two the reminder is for: the first (SPEC 7.3), or the second when the reminder being
  * edited is already there (`kept`, from keptInstant) and stays; null for a time that comes once, and for every other kind.
@@ -283,12 +306,17 @@ export function draftFields(draft: ReminderDraft): ReminderFields {
 /**
  * The fields an edit sends: the draft's, without a time the reminder already has: a one-off whose date, time and
  * zone still name its instant (so changing only its prompt keeps it to the second, and the second of two when the
- * clocks repeat the hour), or a calendar reminder's unchanged rule (so its series, start and catch-up stay as they are).
+ * clocks repeat the hour), an `after` or `every` reminder's unchanged length (so it stays due when it was, and a
+ * series keeps its times), or a calendar reminder's unchanged rule (so its series, start and catch-up stay as they are).
  */
 export function editFields(draft: ReminderDraft, view: ScheduleView): ReminderFields {
   const fields = draftFields(draft)
   if (keptInstant(draft, view) !== null) {
     const { at: _same, ...rest } = fields
+    return rest
+  }
+  if (keptSpan(draft, view)) {
+    const { after_seconds: _after, every_seconds: _every, ...rest } = fields
     return rest
   }
   if (view.kind !== 'calendar' || fields.rrule !== view.rrule) return fields
