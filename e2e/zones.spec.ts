@@ -71,6 +71,8 @@ test('readings show the zone of the browser that sent the message', async ({ zon
     await expect(card).toHaveAttribute('data-turn', '1')
     await expect(card).toHaveAttribute('data-step', '1')
     await expect(card.getByTestId('reading-chip')).toContainText('Shanghai · from New York')
+    // a screen reader hears the parts apart, without the dots between them
+    await expect(card.getByTestId('reading-chip')).toHaveAccessibleName(/^Time \d{1,2}:\d{2} [AP]M Shanghai from New York \(differs from the Session zone\)$/)
     await expect(card).toHaveAttribute('data-tone', 'warning')
     await expect(await clientZoneOf(card)).toHaveText('America/New_York')
     await expect(await readingSessionZoneOf(card)).toHaveText('Asia/Shanghai · UTC+08:00')
@@ -81,6 +83,7 @@ test('readings show the zone of the browser that sent the message', async ({ zon
     // titled, the line says when it was started on the clock of the place it names, in either browser
     const { header } = await readSessionFile(server.dataDir, id)
     await expect(item.locator('.session-item-meta')).toHaveText(`Shanghai · started ${localClock(header.createdAt, 'Asia/Shanghai', 'en-US')}`)
+    await expect(item).toHaveAccessibleName(`Hello from New York Shanghai started ${localClock(header.createdAt, 'Asia/Shanghai', 'en-US')}`)
   }
 
   await sendMessage(shanghai, 'And hello from Shanghai')

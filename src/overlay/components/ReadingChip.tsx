@@ -86,9 +86,8 @@ export const ReadingChip = memo(function ReadingChip({
         title="Time the assistant was given for this step"
       >
         <span className="reading-label">Time</span> <span className="reading-time">{time}</span>
-        <span aria-hidden="true"> · </span>
-        <span>{session}</span>
-        <span aria-hidden="true"> · </span>
+        {/* the separators are not read, the spaces around them are: "Time 6:19 AM New York from New York" */}{' '}
+        <span aria-hidden="true">·</span> <span>{session}</span> <span aria-hidden="true">·</span>{' '}
         <span className={warning ? 'reading-client-warn' : undefined}>{client}</span>
         {warning && <span className="visually-hidden"> (differs from the Session zone)</span>}
       </button>

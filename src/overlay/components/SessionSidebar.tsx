@@ -102,8 +102,8 @@ export function SessionSidebar({
                       {/* beside the Session's place, when it started on that place's clock; an untitled name says it already */}
                       {isTitled(session) && (
                         <>
-                          <span aria-hidden="true"> · </span>
-                          started{' '}
+                          {' '}
+                          <span aria-hidden="true">·</span> started{' '}
                           <time dateTime={new Date(session.createdAt).toISOString()} title={formatFull(session.createdAt, session.timeZone ?? zone, locale)}>
                             {formatStamp(session.createdAt, session.timeZone ?? zone, locale, now)}
                           </time>
