@@ -144,6 +144,9 @@ test('a reminder in Session A that comes due while Session B is open: toast, unr
   expect(snoozed).toMatchObject({ id: 'schedule-2', kind: 'after', prompt: 'Take the bread out', afterSeconds: 600, state: 'scheduled' })
   expect(Date.parse(snoozed.scheduledAt as string) - snoozedAt).toBeGreaterThan(590_000)
   expect(Date.parse(snoozed.scheduledAt as string) - snoozedAt).toBeLessThan(620_000)
+  // the toast that did it is gone: what the Snooze made is read out, and focus is in the message box, not on <body>
+  await expect(page.getByTestId('toast-said')).toHaveText(`Snoozed “Take the bread out”: again today ${localClock(snoozed.scheduledAt as string, 'Europe/Berlin', 'en-US')}.`)
+  await expect(page.getByTestId('composer-input')).toBeFocused()
 
   await expect(itemA.getByTestId('unread-mark')).toHaveText(/^1/)
   // A's list answers late, so what the page shows first is what it held: the fired reminder is not in it
@@ -355,6 +358,9 @@ test('Open on a toast goes to the Session; Done on the due card dismisses the no
   await due.getByTestId('reminder-done').click()
   await expect(due).toContainText('Done.')
   await expect(due.getByTestId('reminder-snooze')).toHaveCount(0)
+  // focus stays on what the card now says, not on <body> as its buttons go
+  await expect(due.getByRole('status')).toHaveText('Done.')
+  await expect(due.getByRole('status')).toBeFocused()
 })
 
 test('four reminders due at once: a phone shows the newest under the zones and counts the rest, a desktop three; Dismiss all closes them and the unread marks stay', async ({
@@ -401,12 +407,15 @@ test('four reminders due at once: a phone shows the newest under the zones and c
   await toast.last().getByTestId('toast-dismiss').click()
   await expect(more).toHaveCount(0)
   expect(await toast.evaluateAll((items) => items.map((item) => item.getAttribute('data-session-id')))).toEqual(['kitchen', 'garden', 'office'])
+  // focus goes on to the newest toast left, not to <body>
+  await expect(toast.last().getByTestId('toast-open')).toBeFocused()
 
   await page.setViewportSize(PHONE)
   await expect(more).toHaveText('2 more reminders dueDismiss all')
   await more.getByTestId('toast-dismiss-all').click()
   await expect(toast).toHaveCount(0)
   await expect(more).toHaveCount(0)
+  await expect(page.getByTestId('composer-input')).toBeFocused()
   await expect(page).toHaveTitle(/^\(4\) /)
 })
 

@@ -28,14 +28,15 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
   const until = context.snoozed[key]
   const snoozedTo = until === undefined ? null : snoozedAgain(instantMs(until), context.sessionZone, context.browserZone, context.locale, context.now)
   const scheduleId = reminder.scheduleId
-  // a Snooze pressed here leaves focus on what the card now says, not on <body> as the button goes away
-  const snoozedHere = useRef(false)
+  // a Snooze or Done pressed here leaves focus on what the card now says, not on <body> as the buttons go away
+  const actedHere = useRef(false)
   const status = useRef<HTMLParagraphElement>(null)
+  const said = snoozedTo !== null ? 'snoozed' : done ? 'done' : null
   useEffect(() => {
-    if (!snoozedHere.current || snoozedTo === null) return
-    snoozedHere.current = false
+    if (!actedHere.current || said === null) return
+    actedHere.current = false
     status.current?.focus()
-  }, [snoozedTo])
+  }, [said])
   return (
     <div className="reminder-due-body" data-schedule-id={scheduleId} data-done={done}>
       <p className="reminder-prompt" dir="auto">
@@ -60,7 +61,11 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
           Snoozed: {snoozedTo}.
         </p>
       )}
-      {done && snoozedTo === null && <p className="small muted">Done.</p>}
+      {done && snoozedTo === null && (
+        <p className="small muted" role="status" tabIndex={-1} ref={status}>
+          Done.
+        </p>
+      )}
       {!done && snoozedTo === null && (
         <div className="actions">
           <button
@@ -69,13 +74,13 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
             data-testid="reminder-snooze"
             disabled={snooze.isPending || context.offline}
             onClick={() => {
-              snoozedHere.current = true
+              actedHere.current = true
               snooze.mutate(
                 { sessionId: context.sessionId, scheduleId, occurrenceAt: reminder.occurrenceAt },
                 {
                   onSuccess: (view) => markSnoozed(key, view.scheduledAt),
                   onError: () => {
-                    snoozedHere.current = false
+                    actedHere.current = false
                   },
                 },
               )
@@ -83,7 +88,15 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
           >
             {snooze.isPending ? 'Snoozing…' : 'Snooze 10 min'}
           </button>
-          <button type="button" className="button button-small" data-testid="reminder-done" onClick={() => markDone(key)}>
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="reminder-done"
+            onClick={() => {
+              actedHere.current = true
+              markDone(key)
+            }}
+          >
             Done
           </button>
         </div>

@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react'
 import { snoozeFailure } from '../data/http.ts'
 import { dismissAllToasts, dismissToast, markSnoozed, useToasts, type DueNotice } from '../data/notices.ts'
 import { useSession, useSnooze } from '../data/queries.ts'
@@ -5,7 +6,8 @@ import { useMediaQuery } from '../hooks/use-media-query.ts'
 import { useNow } from '../hooks/use-now.ts'
 import { instantMs } from '../lib/countdown.ts'
 import { sessionName } from '../lib/session-name.ts'
-import { zonedTimes } from '../lib/zoned-time.ts'
+import { COMPOSER_ID, focusComposer } from '../lib/focus.ts'
+import { snoozedAgain, zonedTimes } from '../lib/zoned-time.ts'
 
 function Toast({
   notice,
@@ -14,6 +16,8 @@ function Toast({
   locale,
   offline,
   onOpen,
+  onLeave,
+  onSnoozed,
 }: {
   notice: DueNotice
   activeId: string | null
@@ -21,6 +25,10 @@ function Toast({
   locale: string
   offline: boolean
   onOpen: (id: string) => void
+  /** Called as a button of this toast closes it (before it goes). */
+  onLeave: () => void
+  /** What a Snooze made of it, in words, once it is done. */
+  onSnoozed: (words: string) => void
 }) {
   const session = useSession(notice.sessionId)
   const snooze = useSnooze()
@@ -67,11 +75,30 @@ function Toast({
           className="button button-small"
           data-testid="reminder-snooze"
           disabled={snooze.isPending || offline}
-          onClick={() => snooze.mutate({ sessionId: notice.sessionId, scheduleId: notice.scheduleId, occurrenceAt: notice.occurrenceAt }, { onSuccess: (view) => markSnoozed(notice.key, view.scheduledAt) })}
+          onClick={() =>
+            snooze.mutate(
+              { sessionId: notice.sessionId, scheduleId: notice.scheduleId, occurrenceAt: notice.occurrenceAt },
+              {
+                onSuccess: (view) => {
+                  onLeave()
+                  onSnoozed(`Snoozed “${notice.prompt}”: ${snoozedAgain(instantMs(view.scheduledAt), zone, browserZone, locale, Date.now())}.`)
+                  markSnoozed(notice.key, view.scheduledAt)
+                },
+              },
+            )
+          }
         >
           {snooze.isPending ? 'Snoozing…' : 'Snooze 10 min'}
         </button>
-        <button type="button" className="button button-small button-quiet" data-testid="toast-dismiss" onClick={() => dismissToast(notice.key)}>
+        <button
+          type="button"
+          className="button button-small button-quiet"
+          data-testid="toast-dismiss"
+          onClick={() => {
+            onLeave()
+            dismissToast(notice.key)
+          }}
+        >
           Dismiss
         </button>
       </div>
@@ -93,20 +120,49 @@ export function Toasts(props: { activeId: string | null; browserZone: string | n
   const toasts = useToasts()
   const shown = toasts.slice(-(useMediaQuery(PHONE) ? SHOWN_PHONE : SHOWN_WIDE))
   const more = toasts.length - shown.length
+  // a toast closed from its own buttons hands focus on (to the newest toast left, else the message box or the page),
+  // not to <body> as it goes; what a Snooze made is read out, since the toast that did it is gone
+  const list = useRef<HTMLUListElement>(null)
+  const handOn = useRef(false)
+  const [said, setSaid] = useState('')
+  const leave = () => {
+    handOn.current = true
+  }
+  useEffect(() => {
+    if (!handOn.current) return
+    handOn.current = false
+    const active = document.activeElement
+    if (active !== null && active !== document.body && !list.current?.contains(active)) return
+    const newest = list.current?.querySelector<HTMLElement>('.toast:last-child button:not(:disabled)') ?? null
+    if (newest !== null) newest.focus()
+    else if (document.getElementById(COMPOSER_ID) !== null) focusComposer()
+    else document.getElementById('main')?.focus()
+  }, [toasts])
   return (
     <section className="toasts" aria-label="Notifications" aria-live="polite">
+      <p className="visually-hidden" data-testid="toast-said">
+        {said}
+      </p>
       {toasts.length > 0 && (
-        <ul className="toast-list">
+        <ul className="toast-list" ref={list}>
           {more > 0 && (
             <li className="toast-more" data-testid="toast-more">
               <span>{more === 1 ? '1 more reminder due' : `${more} more reminders due`}</span>
-              <button type="button" className="button button-small button-quiet" data-testid="toast-dismiss-all" onClick={dismissAllToasts}>
+              <button
+                type="button"
+                className="button button-small button-quiet"
+                data-testid="toast-dismiss-all"
+                onClick={() => {
+                  leave()
+                  dismissAllToasts()
+                }}
+              >
                 Dismiss all
               </button>
             </li>
           )}
           {shown.map((notice) => (
-            <Toast key={notice.key} notice={notice} {...props} />
+            <Toast key={notice.key} notice={notice} {...props} onLeave={leave} onSnoozed={setSaid} />
           ))}
         </ul>
       )}
