@@ -58,6 +58,15 @@ test('a reminder made from the form with an explicit zone shows both zones; noti
   const form = berlin.getByTestId('reminder-form')
   await expect(form.getByTestId('reminder-zone')).toHaveValue('Europe/Berlin')
   await expect(form.getByTestId('reminder-zone-browser')).toHaveCount(0)
+  // the list runs by region, then by the place each zone is shown as (Kolkata among the K's, though Chromium calls it Asia/Calcutta)
+  const listed = await form.locator('[data-testid="reminder-zone"] optgroup option').evaluateAll((options) =>
+    options.map((option) => ({ region: (option.textContent?.match(/, ([A-Za-z]+)\/[^)]*\)$/) ?? [])[1] ?? '', place: option.textContent?.split(' (')[0] ?? '' })),
+  )
+  expect(listed.length).toBeGreaterThan(300)
+  const sorted = [...listed].sort((a, b) => (a.region === b.region ? a.place.localeCompare(b.place, 'en') : a.region < b.region ? -1 : 1))
+  expect(listed.map((entry) => `${entry.region}/${entry.place}`)).toEqual(sorted.map((entry) => `${entry.region}/${entry.place}`))
+  const asia = listed.filter((entry) => entry.region === 'Asia').map((entry) => entry.place)
+  expect(asia.slice(asia.indexOf('Kolkata') - 1, asia.indexOf('Kolkata') + 2)).toEqual(['Khandyga', 'Kolkata', 'Krasnoyarsk'])
   await form.getByTestId('reminder-prompt').fill('call the New York office')
   const tomorrow = new Date(Date.now() + 86_400_000)
   const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(tomorrow)

@@ -15,6 +15,7 @@ import {
   usesTwelveHourClock,
   zoneDetail,
   zoneOption,
+  zonesInListOrder,
   zonePlace,
 } from '../../src/overlay/lib/display/index.ts'
 
@@ -134,6 +135,24 @@ describe('place names', () => {
 
   it('keeps the IANA id as given with its offset for hover', () => {
     expect(zoneDetail('Asia/Calcutta', Date.parse('2026-12-01T10:00:00Z'))).toBe('Asia/Calcutta · UTC+05:30')
+  })
+
+  it('lists zones by region, then by the place they are shown as, whatever the runtime calls them', () => {
+    const zones = ['Pacific/Truk', 'Asia/Chita', 'America/Indianapolis', 'Asia/Calcutta', 'Pacific/Chatham', 'America/Indiana/Winamac', 'Asia/Brunei', 'America/Inuvik', 'Asia/Katmandu', 'Africa/Abidjan', 'Pacific/Easter']
+    expect(zonesInListOrder(zones)).toEqual([
+      'Africa/Abidjan',
+      'America/Indianapolis',
+      'America/Inuvik',
+      'America/Indiana/Winamac',
+      'Asia/Brunei',
+      'Asia/Chita',
+      'Asia/Katmandu',
+      'Asia/Calcutta',
+      'Pacific/Chatham',
+      'Pacific/Truk',
+      'Pacific/Easter',
+    ])
+    expect(zonesInListOrder([])).toEqual([])
   })
 
   it('lists a zone in the picker by its place, offset and today’s IANA name', () => {

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react'
 import { sameTimeZone } from '../../protocol/index.ts'
-import { zoneOption, zonePlace } from '../lib/display/index.ts'
+import { zoneOption, zonePlace, zonesInListOrder } from '../lib/display/index.ts'
 
 function allZones(): string[] {
   try {
@@ -25,7 +25,7 @@ export function ZonePicker({
   const id = useId()
   // offsets as the picker opened: labels of ~400 zones are built once, not on every keystroke in the form
   const [now] = useState(() => Date.now())
-  const zones = useMemo(() => allZones(), [])
+  const zones = useMemo(() => zonesInListOrder(allZones()), [])
   const known = zones.some((zone) => zone === value) || value === sessionZone || value === browserZone
   const others = useMemo(
     () =>
