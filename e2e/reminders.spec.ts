@@ -191,6 +191,22 @@ test('on a phone, deleting the last of many reminders brings Undo into view with
   await expect(page.getByTestId('reminder')).toHaveCount(8)
   await expect(page.getByRole('button', { name: 'Edit reminder: stretch 8' })).toBeFocused()
   expect((await fetchSchedules(server.url, id)).map((view) => view.prompt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `stretch ${i}`))
+
+  // a word longer than the screen is wide wraps inside the notice, as it does on the reminder's card
+  const long = `Ruf ${'Donaudampfschifffahrtsgesellschaftskapitän'.repeat(3)} an`
+  const posted = await fetch(`${server.url}/api/sessions/${id}/schedules`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: long, after_seconds: 3600 * 9 }),
+  })
+  expect(posted.status).toBe(201)
+  const card = page.locator('[data-testid="reminder"]', { hasText: 'Donaudampf' })
+  await card.getByTestId('reminder-delete').click()
+  const notice = page.getByTestId('reminder-deleted')
+  await expect(notice).toContainText(`Deleted “${long}”.`)
+  const overflow = await notice.evaluate((box) => [box.scrollWidth - box.clientWidth, Math.round(box.getBoundingClientRect().right), window.innerWidth])
+  expect(overflow[0]).toBe(0)
+  expect(overflow[1]).toBeLessThanOrEqual(overflow[2])
 })
 
 test('editing only the words of a reminder due in a while keeps it due when it was; another length counts from the save', async ({ zones, servers }) => {
