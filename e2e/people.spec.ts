@@ -35,6 +35,10 @@ test('a de-DE browser in Kolkata reads German words on a 24-hour clock and “Ko
   await expect(newYork.getByTestId('message-user').locator('.msg-author')).toHaveText('Kolkata')
   const [sent] = personMessages((await readSessionFile(server.dataDir, id)).events)
   await expect(newYork.getByTestId('message-user').locator('.stamp')).toHaveText(localClock(sent.time, 'Asia/Kolkata', 'en-US'))
+  // and after it this browser's, the clock the assistant's reply below is stamped on
+  const here = localClock(sent.time, 'America/New_York', 'en-US')
+  await expect(newYork.getByTestId('message-user').getByTestId('stamp-here')).toHaveText(new RegExp(`^\\((yesterday |tomorrow )?${here} here\\)$`))
+  await expect(kolkata.getByTestId('stamp-here')).toHaveCount(0)
   await newYork.screenshot({ path: testInfo.outputPath('en-US-new-york.png') })
 })
 

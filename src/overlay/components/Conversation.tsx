@@ -86,8 +86,14 @@ const UserMessage = memo(function UserMessage({ item, context }: { item: UserIte
         {item.mode === 'steer' && <span className="badge badge-neutral">steer</span>}
         {item.state === 'queued' && <span className="badge badge-neutral">waiting</span>}
         {item.state === 'dropped' && <span className="badge badge-neutral">dropped</span>}
-        {/* beside the place it came from, its time is that place's: "Tokyo 14:35" is never New York's 00:35 */}
+        {/* beside the place it came from, its time is that place's: "Tokyo 14:35" is never New York's 00:35; and this browser's
+            after it, the clock the rest of the conversation is stamped on, so a reply does not seem hours away */}
         <Stamp time={item.time} context={context} {...(name !== 'You' && item.zone !== null ? { zone: item.zone } : {})} />
+        {name !== 'You' && item.zone !== null && context.browserZone !== null && (
+          <span className="stamp-here" data-testid="stamp-here">
+            ({formatStamp(item.time, context.browserZone, context.locale, context.now)} here)
+          </span>
+        )}
       </div>
       <p className="msg-text" dir="auto">
         {item.text}
