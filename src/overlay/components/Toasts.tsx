@@ -16,7 +16,7 @@ function Toast({
   locale,
   offline,
   onOpen,
-  onLeave,
+  closing,
   onSnoozed,
 }: {
   notice: DueNotice
@@ -25,8 +25,8 @@ function Toast({
   locale: string
   offline: boolean
   onOpen: (id: string) => void
-  /** Called as a button of this toast closes it (before it goes). */
-  onLeave: () => void
+  /** Wraps what a button of this toast does to close it, so focus is handed on as it goes. */
+  closing: (close: () => void) => () => void
   /** What a Snooze made of it, in words, once it is done. */
   onSnoozed: (words: string) => void
 }) {
@@ -79,26 +79,18 @@ function Toast({
             snooze.mutate(
               { sessionId: notice.sessionId, scheduleId: notice.scheduleId, occurrenceAt: notice.occurrenceAt },
               {
-                onSuccess: (view) => {
-                  onLeave()
-                  onSnoozed(`Snoozed “${notice.prompt}”: ${snoozedAgain(instantMs(view.scheduledAt), zone, browserZone, locale, Date.now())}.`)
-                  markSnoozed(notice.key, view.scheduledAt)
-                },
+                onSuccess: (view) =>
+                  closing(() => {
+                    onSnoozed(`Snoozed “${notice.prompt}”: ${snoozedAgain(instantMs(view.scheduledAt), zone, browserZone, locale, Date.now())}.`)
+                    markSnoozed(notice.key, view.scheduledAt)
+                  })(),
               },
             )
           }
         >
           {snooze.isPending ? 'Snoozing…' : 'Snooze 10 min'}
         </button>
-        <button
-          type="button"
-          className="button button-small button-quiet"
-          data-testid="toast-dismiss"
-          onClick={() => {
-            onLeave()
-            dismissToast(notice.key)
-          }}
-        >
+        <button type="button" className="button button-small button-quiet" data-testid="toast-dismiss" onClick={closing(() => dismissToast(notice.key))}>
           Dismiss
         </button>
       </div>
@@ -125,8 +117,9 @@ export function Toasts(props: { activeId: string | null; browserZone: string | n
   const list = useRef<HTMLUListElement>(null)
   const handOn = useRef(false)
   const [said, setSaid] = useState('')
-  const leave = () => {
+  const closing = (close: () => void) => () => {
     handOn.current = true
+    close()
   }
   useEffect(() => {
     if (!handOn.current) return
@@ -148,21 +141,13 @@ export function Toasts(props: { activeId: string | null; browserZone: string | n
           {more > 0 && (
             <li className="toast-more" data-testid="toast-more">
               <span>{more === 1 ? '1 more reminder due' : `${more} more reminders due`}</span>
-              <button
-                type="button"
-                className="button button-small button-quiet"
-                data-testid="toast-dismiss-all"
-                onClick={() => {
-                  leave()
-                  dismissAllToasts()
-                }}
-              >
+              <button type="button" className="button button-small button-quiet" data-testid="toast-dismiss-all" onClick={closing(dismissAllToasts)}>
                 Dismiss all
               </button>
             </li>
           )}
           {shown.map((notice) => (
-            <Toast key={notice.key} notice={notice} {...props} onLeave={leave} onSnoozed={setSaid} />
+            <Toast key={notice.key} notice={notice} {...props} closing={closing} onSnoozed={setSaid} />
           ))}
         </ul>
       )}
