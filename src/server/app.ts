@@ -199,7 +199,7 @@ export function createApp(deps: AppDeps): Hono {
     const lastId = c.req.header('last-event-id') ?? c.req.query('after')
     let cursor = notices.last
     if (lastId !== undefined && lastId !== '') {
-      if (!/^\d{1,15}$/.test(lastId)) throw new ApiError('bad-request', 'Last-Event-ID must be a notice cursor')
+      if (!/^\d{1,16}$/.test(lastId) || !Number.isSafeInteger(Number(lastId))) throw new ApiError('bad-request', 'Last-Event-ID must be a notice cursor')
       cursor = Math.min(Number(lastId), notices.last)
     }
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' })

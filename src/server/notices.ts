@@ -25,20 +25,33 @@ export function remindersDue(sessionId: string, event: SessionEvent): Notice[] {
 }
 
 /**
- * The server-wide log of notices behind `GET /api/stream`: numbered from 1, the latest
- * `NOTICE_HISTORY` kept so a reader resuming with `Last-Event-ID` gets what it missed.
+ * The first cursor of a server started at `nowMs`: its clock in microseconds, so the notices of a server started later
+ * (after a restart) number above those of the one before, and a reader resuming with a cursor from before the restart
+ * gets what the new server said before it reconnected (a reminder that came due as it started). Numbered from 1,
+ * a restarted server's notices sat under the reader's old cursor and were skipped.
+ */
+export function firstNoticeCursor(nowMs: number): number {
+  return Math.max(1, Math.floor(nowMs) * 1000)
+}
+
+/**
+ * The server-wide log of notices behind `GET /api/stream`: numbered up from `first` (see `firstNoticeCursor`), the
+ * latest `NOTICE_HISTORY` kept so a reader resuming with `Last-Event-ID` gets what it missed.
  */
 export class NoticeLog {
   private readonly history: NumberedNotice[] = []
-  private next = 1
+  private next: number
   private readonly listeners = new Set<(notice: NumberedNotice) => void>()
 
   constructor(
     private readonly frameOf: (id: number, notice: Notice) => string,
     private readonly capacity = NOTICE_HISTORY,
-  ) {}
+    first = 1,
+  ) {
+    this.next = first
+  }
 
-  /** The cursor of the latest notice (0 before the first). */
+  /** The cursor of the latest notice (one under the first before there is one). */
   get last(): number {
     return this.next - 1
   }

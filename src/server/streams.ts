@@ -1,6 +1,6 @@
 import type { AssistantDelta, Host, SessionFeed } from '../host/index.ts'
 import { summarize } from './summary.ts'
-import { NoticeLog, remindersDue } from './notices.ts'
+import { firstNoticeCursor, NOTICE_HISTORY, NoticeLog, remindersDue } from './notices.ts'
 import { eventFrame, sseFrame, Wakeup, type SseSink } from './sse.ts'
 
 /** Events read per page while a reader catches up from the log. */
@@ -96,7 +96,7 @@ export async function pumpNotices(sink: SseSink, notices: NoticeLog, cursor: num
  * follow-up that becomes durable, `session` (gathered over 250 ms) when a session's description changes.
  */
 export function watchNotices(host: Host): NoticeLog {
-  const notices = new NoticeLog((id, notice) => sseFrame({ id: String(id), event: notice.event, data: JSON.stringify(notice.data) }))
+  const notices = new NoticeLog((id, notice) => sseFrame({ id: String(id), event: notice.event, data: JSON.stringify(notice.data) }), NOTICE_HISTORY, firstNoticeCursor(host.clock.now()))
   host.onEvents((sessionId, events) => {
     for (const event of events) for (const notice of remindersDue(sessionId, event)) notices.push(notice)
   })

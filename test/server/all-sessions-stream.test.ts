@@ -16,11 +16,11 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close()
 })
 
-async function start() {
-  const clock = new FakeClock(T0)
+async function start(options: { dataDir?: string; at?: number } = {}) {
+  const clock = new FakeClock(options.at ?? T0)
   const reminders = new ManualTimers()
   const model = new ScriptedModel()
-  const { host, schedules } = await compose({ dataDir: await tempDir(), model, clock, timers: reminders, log: () => undefined })
+  const { host, schedules } = await compose({ dataDir: options.dataDir ?? (await tempDir()), model, clock, timers: reminders, log: () => undefined })
   const server = await listen({ host, bindHost: '127.0.0.1', port: 0, schedules })
   servers.push(server)
   return { server, clock, reminders, model }
@@ -82,6 +82,28 @@ describe('GET /api/stream (SPEC 8)', () => {
     expect(await post(server, '/api/sessions', { timeZone: 'UTC', sessionId: 'b' })).toBe(201)
     const fresh = await until(resumed, (f) => f.event === 'session' && (JSON.parse(f.data) as { session: { id: string } }).session.id === 'b')
     expect(Number(fresh.at(-1)?.id)).toBeGreaterThan(Number(later.at(-1)?.id))
+  })
+
+  it('after a restart, a reader resuming with its cursor from before gets what the new server said before it came back', async () => {
+    const dataDir = await tempDir()
+    const before = await start({ dataDir })
+    const sse = await open(before.server)
+    expect(await post(before.server, '/api/sessions', { timeZone: 'Asia/Shanghai', sessionId: 'a' })).toBe(201)
+    const [seen] = await until(sse, (f) => f.event === 'session')
+    expect(Number(seen.id)).toBe(T0 * 1000)
+    await before.server.close()
+    servers.splice(servers.indexOf(before.server), 1)
+
+    // a minute later the server is back; a Session changes (as a reminder that came due at start would) before the reader reconnects
+    const after = await start({ dataDir, at: T0 + 60_000 })
+    expect(await post(after.server, '/api/sessions', { timeZone: 'Asia/Shanghai', sessionId: 'b' })).toBe(201)
+    const live = await open(after.server)
+    await until(live, (f) => f.event === 'session')
+    const resumed = await open(after.server, { 'last-event-id': seen.id as string })
+    const [missed] = await until(resumed, (f) => f.event === 'session')
+    // numbered from 1 again, the new server's notice was under the old cursor and never sent
+    expect(Number(missed.id)).toBe((T0 + 60_000) * 1000)
+    expect((JSON.parse(missed.data) as { session: { id: string } }).session.id).toBe('b')
   })
 
   it('refuses a Last-Event-ID that is not a notice cursor', async () => {
