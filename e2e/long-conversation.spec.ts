@@ -2,7 +2,9 @@ import { mkdir, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generateSession } from '../bench/generate.ts'
+import { sendMessage } from './support/browser.ts'
 import { expect, test } from './support/fixtures.ts'
+import { fetchEvents, turnEnds } from './support/log.ts'
 
 declare global {
   interface Window {
@@ -94,4 +96,16 @@ test('a long conversation opens at its last rows (the first rows put on the page
   expect(Math.min(...(await shown()))).toBe(0)
   expect(Number(await pane.locator('.virtual-row[data-index="0"]').getAttribute('data-seq'))).toBeLessThan(50)
   expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeLessThan(3_000)
+
+  // a message sent from up there is shown where it goes: the view goes to the bottom and follows the answer
+  // (on the code before, the view stayed at the top and nothing said the message went)
+  const lastSeq = async () => (await fetchEvents(server.url, 'long')).events.at(-1)?.seq ?? -1
+  const sentAfter = await lastSeq()
+  await sendMessage(page, 'sent from the top of the conversation')
+  await expect(pane.getByTestId('message-user').filter({ hasText: 'sent from the top of the conversation' })).toBeInViewport()
+  await expect.poll(async () => turnEnds((await fetchEvents(server.url, 'long')).events).filter((event) => event.seq > sentAfter).length).toBe(1)
+  const answer = (await fetchEvents(server.url, 'long')).events.filter((event) => event.type === 'assistant/message').at(-1)
+  expect(answer?.seq).toBeGreaterThan(sentAfter)
+  await expect(pane.locator(`.virtual-row[data-seq="${answer?.seq}"]`)).toBeInViewport()
+  await expect.poll(async () => pane.evaluate((node) => Math.round(node.scrollHeight - node.scrollTop - node.clientHeight))).toBeLessThanOrEqual(1)
 })

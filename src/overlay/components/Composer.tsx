@@ -3,6 +3,7 @@ import { answerLost, errorMessage, newIdempotencyKey } from '../data/http.ts'
 import { useCancelTurn, useSendMessage, type SendMode } from '../data/queries.ts'
 import { useRootLength } from '../hooks/use-root-length.ts'
 import { COMPOSER_ID, takePendingComposerFocus } from '../lib/focus.ts'
+import { followConversation } from '../lib/follow.ts'
 
 /** The CSS property holding the composer's height, which the toasts keep clear of. */
 const COMPOSER_HEIGHT = '--composer-height'
@@ -52,6 +53,8 @@ export function Composer({ sessionId, running, offline }: { sessionId: string; r
     const held = draft.current
     const key = held !== null && held.text === sent && held.mode === mode ? held.key : newIdempotencyKey()
     draft.current = { text: sent, mode, key }
+    // what the person sends is shown where it goes, at the bottom, however far up they had scrolled
+    followConversation()
     send.mutate(
       { text: sent, mode, key },
       {

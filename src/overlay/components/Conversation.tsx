@@ -7,6 +7,7 @@ import type { StreamingText } from '../data/streaming-text.ts'
 import { queuedItems, type ConversationItem, type UserItem } from '../lib/conversation.ts'
 import { formatFull, formatStamp, zonePlace } from '../lib/display/index.ts'
 import { focusComposer } from '../lib/focus.ts'
+import { onFollowConversation } from '../lib/follow.ts'
 import { hasOlder, type SessionLog } from '../lib/session-log.ts'
 import { ReadingChip, type ReadingContext } from './ReadingChip.tsx'
 import { ReminderDueCard, type DueContext } from './ReminderDueCard.tsx'
@@ -383,6 +384,18 @@ export function Conversation({
       })
       .finally(() => setLoadingOlder(false))
   }, [client, context.sessionId, loadingOlder, log, virtualizer])
+
+  // the person sent a message from here: the view goes to the bottom, where it is, and follows the answer
+  useEffect(
+    () =>
+      onFollowConversation(() => {
+        anchor.current = null
+        stick.current = true
+        const pane = paneRef.current
+        if (pane !== null) pane.scrollTop = pane.scrollHeight
+      }),
+    [],
+  )
 
   const onScroll = () => {
     const pane = paneRef.current
