@@ -68,7 +68,9 @@ describe('reminder form', () => {
     expect(spanNote(draft, after, 'America/New_York', 'en-US', now)).toBe('Due today 6:43 AM. Another length counts from when you save.')
     expect(spanNote(draft, after, 'Europe/Berlin', 'en-GB', now)).toBe('Due today 12:43. Another length counts from when you save.')
     expect(spanNote({ ...draft, amount: '15' }, after, 'America/New_York', 'en-US', now)).toBe('Its length counts from when you save.')
-    expect(spanNote(draft, after, 'America/New_York', 'en-US', Date.parse('2026-12-03T11:50:00Z'))).toBe('Its length counts from when you save.')
+    // once its time has passed (not yet delivered), a save with the same length still keeps that time, and says so
+    expect(editFields({ ...draft, prompt: 'drink water now' }, after)).toEqual({ prompt: 'drink water now' })
+    expect(spanNote(draft, after, 'America/New_York', 'en-US', Date.parse('2026-12-03T11:50:00Z'))).toBe('Due today 6:43 AM. Another length counts from when you save.')
     expect(spanNote(draft, null, 'America/New_York', 'en-US', now)).toBeNull()
     expect(spanNote(draftOf(every, 'UTC'), every, 'UTC', 'en-US', now)).toBeNull()
   })

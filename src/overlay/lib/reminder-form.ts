@@ -185,14 +185,15 @@ export function keptSpan(draft: ReminderDraft, view: ScheduleView): boolean {
 }
 
 /**
- * What the form says beside the length of an `after` reminder being edited: when it is due while the length stays,
- * and that another counts from the save (`Due today 6:43 AM. Another length counts from when you save.`); null for a
- * new reminder and every other kind. `zone` is the one the reminder is shown in.
+ * What the form says beside the length of an `after` reminder being edited: when it is due while the length stays
+ * (the save keeps that time, passed or not), and that another counts from the save (`Due today 6:43 AM. Another
+ * length counts from when you save.`); null for a new reminder and every other kind. `zone` is the one the reminder
+ * is shown in.
  */
 export function spanNote(draft: ReminderDraft, view: ScheduleView | null, zone: string, locale: string, nowMs: number): string | null {
   if (view === null || view.kind !== 'after' || draft.kind !== 'after') return null
   const due = Date.parse(view.scheduledAt)
-  if (!keptSpan(draft, view) || !(due > nowMs)) return 'Its length counts from when you save.'
+  if (!keptSpan(draft, view) || !Number.isFinite(due)) return 'Its length counts from when you save.'
   return `Due ${formatWhen(due, zone, locale, nowMs)}. Another length counts from when you save.`
 }
 
