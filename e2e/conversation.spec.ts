@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures.ts'
 import { expectAccessible } from './support/axe.ts'
 import { PHONE, createSessionFromUi, expandReading, readingCards, sendMessage, waitForTurnEnds } from './support/browser.ts'
-import { personMessages, postMessage, readSessionFile, turnEnds } from './support/log.ts'
+import { personMessages, postMessage, readSessionFile, textOf, turnEnds } from './support/log.ts'
 
 const STEP_ONE_MS = 6_000
 
@@ -403,4 +403,46 @@ test('a link to a Session that does not exist says so plainly, with a heading, a
   await expect(page.locator('#main')).toBeFocused()
   await page.getByRole('button', { name: 'Back to sessions' }).click()
   await page.waitForURL(`${server.url}/`)
+})
+
+test('a half-typed message stays with its Session across a switch to another Session and a reload, until it is sent', async ({ zones, servers }) => {
+  const server = await servers.start({ script: [{ text: 'Friday it is.' }] })
+  const page = await zones.open('Europe/Berlin', server.url)
+  const first = await createSessionFromUi(page)
+  const input = page.getByTestId('composer-input')
+  await input.fill('Book the table for Friday, and')
+  const second = await createSessionFromUi(page)
+  await expect(input).toHaveValue('')
+  await input.fill('Ask Sam about')
+
+  const open = async (id: string) => {
+    await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).click()
+    await page.waitForURL((url) => url.pathname.endsWith(id))
+  }
+  await open(first)
+  await expect(input).toHaveValue('Book the table for Friday, and')
+  // taken up where it ends
+  await input.focus()
+  await page.keyboard.type(' the cake')
+  await expect(input).toHaveValue('Book the table for Friday, and the cake')
+  await page.reload()
+  await expect(input).toHaveValue('Book the table for Friday, and the cake')
+
+  await page.getByTestId('composer-send').click()
+  await expect(input).toHaveValue('')
+  await expect(page.getByTestId('message-assistant')).toHaveText(/Friday it is\./)
+  await open(second)
+  await expect(input).toHaveValue('Ask Sam about')
+  // an emptied box keeps nothing
+  await input.fill('')
+  await open(first)
+  await expect(input).toHaveValue('')
+  await page.reload()
+  await expect(input).toHaveValue('')
+  await open(second)
+  await expect(input).toHaveValue('')
+  const events = await waitForTurnEnds(server.url, first, 1)
+  expect(personMessages(events).map((e) => [textOf(e), (e.data.source as { clientTimeZone: string }).clientTimeZone])).toEqual([
+    ['Book the table for Friday, and the cake', 'Europe/Berlin'],
+  ])
 })

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { readDraft, writeDraft } from '../data/drafts.ts'
 import { answerLost, errorMessage, newIdempotencyKey } from '../data/http.ts'
 import { useCancelTurn, useSendMessage, type SendMode } from '../data/queries.ts'
 import { useRootLength } from '../hooks/use-root-length.ts'
@@ -18,9 +19,13 @@ function sendFailure(error: unknown): string {
   return `Not sent: ${errorMessage(error)}`
 }
 
-/** The message box: Enter queues, Shift+Enter adds a line; while a turn runs, Steer and Stop appear; offline, they say why they are off. */
+/**
+ * The message box: Enter queues, Shift+Enter adds a line; while a turn runs, Steer and Stop appear; offline, they say
+ * why they are off. What is typed and not sent stays the Session's draft in this browser, there again after a switch
+ * to another Session or a reload, until it is sent.
+ */
 export function Composer({ sessionId, running, offline }: { sessionId: string; running: boolean; offline: boolean }) {
-  const [text, setText] = useState('')
+  const [text, setText] = useState(() => readDraft(sessionId))
   const send = useSendMessage(sessionId)
   const cancel = useCancelTurn(sessionId)
   const boxRef = useRef<HTMLTextAreaElement>(null)
@@ -29,8 +34,14 @@ export function Composer({ sessionId, running, offline }: { sessionId: string; r
   const blocked = offline || send.isPending
 
   useEffect(() => {
-    if (boxRef.current !== null) takePendingComposerFocus(boxRef.current)
+    const box = boxRef.current
+    if (box === null) return
+    // a draft brought back is taken up where it ends
+    box.setSelectionRange(box.value.length, box.value.length)
+    takePendingComposerFocus(box)
   }, [])
+
+  useEffect(() => writeDraft(sessionId, text), [sessionId, text])
 
   // Toasts stand above the composer (its height grows with the text), never over Send.
   const formRef = useRootLength<HTMLFormElement>(COMPOSER_HEIGHT, heightOf)
