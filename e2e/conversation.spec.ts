@@ -446,3 +446,40 @@ test('a half-typed message stays with its Session across a switch to another Ses
     ['Book the table for Friday, and the cake', 'Europe/Berlin'],
   ])
 })
+
+test('reading further up, the person is told of new messages below and taken back to the latest by one button', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('Europe/Berlin', server.url, { viewport: PHONE })
+  const id = await createSessionFromUi(page)
+  for (let n = 1; n <= 8; n++) await postMessage(server.url, id, `What time is it? (${n})`, 'Europe/Berlin')
+  await waitForTurnEnds(server.url, id, 8)
+  const pane = page.getByRole('region', { name: 'Conversation' })
+  const jump = page.getByTestId('jump-to-latest')
+  await expect(pane.getByTestId('message-user').filter({ hasText: 'What time is it? (8)' })).toBeInViewport()
+  await expect(jump).toHaveCount(0)
+  const fromBottom = () => pane.evaluate((node) => Math.round(node.scrollHeight - node.scrollTop - node.clientHeight))
+
+  // up there, the way back; then a message from another browser and its answer arrive below
+  await pane.evaluate((node) => node.scrollTo({ top: 0 }))
+  await expect(jump).toHaveText('Jump to the latest ↓')
+  await expect(jump).toHaveAccessibleName('Jump to the latest')
+  await postMessage(server.url, id, 'And in New York?', 'America/New_York')
+  await waitForTurnEnds(server.url, id, 9)
+  await expect(jump).toHaveText('2 new messages ↓')
+  expect(await pane.evaluate((node) => node.scrollTop)).toBeLessThan(200)
+  await jump.click()
+  await expect(jump).toHaveCount(0)
+  await expect(pane).toBeFocused()
+  await expect(pane.getByTestId('message-user').filter({ hasText: 'And in New York?' })).toBeInViewport()
+  await expect.poll(fromBottom).toBeLessThanOrEqual(1)
+
+  // at the bottom it follows new rows, with nothing to jump to; read up and down again, there is nothing new
+  await postMessage(server.url, id, 'And now?', 'Europe/Berlin')
+  await waitForTurnEnds(server.url, id, 10)
+  await expect(pane.getByTestId('message-user').filter({ hasText: 'And now?' })).toBeInViewport()
+  await expect(jump).toHaveCount(0)
+  await pane.evaluate((node) => node.scrollTo({ top: 0 }))
+  await expect(jump).toHaveText('Jump to the latest ↓')
+  await pane.evaluate((node) => node.scrollTo({ top: node.scrollHeight }))
+  await expect(jump).toHaveCount(0)
+})

@@ -286,6 +286,9 @@ export function Conversation({
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
   const [announced, setAnnounced] = useState('')
   const announcedSeq = useRef(log.lastSeq)
+  // while the person reads further up: the last row they had seen at the bottom, and a way back there
+  const [away, setAway] = useState(false)
+  const seenSeq = useRef(log.lastSeq)
 
   const items = log.fold.items
   const queued = queuedItems(log.fold)
@@ -348,7 +351,8 @@ export function Conversation({
     } else if (pending === null && stick.current) {
       pane.scrollTop = pane.scrollHeight
     }
-  }, [total, count, log.version, log.firstSeq, virtualizer])
+    if (stick.current) seenSeq.current = log.lastSeq
+  }, [total, count, log.version, log.firstSeq, log.lastSeq, virtualizer])
 
   useEffect(() => {
     const fresh: string[] = []
@@ -385,17 +389,20 @@ export function Conversation({
       .finally(() => setLoadingOlder(false))
   }, [client, context.sessionId, loadingOlder, log, virtualizer])
 
+  // to the bottom, following new rows from there
+  const toLatest = useCallback(() => {
+    anchor.current = null
+    stick.current = true
+    seenSeq.current = log.lastSeq
+    setAway(false)
+    const pane = paneRef.current
+    if (pane !== null) pane.scrollTop = pane.scrollHeight
+  }, [log.lastSeq])
+  const toLatestRef = useRef(toLatest)
+  toLatestRef.current = toLatest
+
   // the person sent a message from here: the view goes to the bottom, where it is, and follows the answer
-  useEffect(
-    () =>
-      onFollowConversation(() => {
-        anchor.current = null
-        stick.current = true
-        const pane = paneRef.current
-        if (pane !== null) pane.scrollTop = pane.scrollHeight
-      }),
-    [],
-  )
+  useEffect(() => onFollowConversation(() => toLatestRef.current()), [])
 
   const onScroll = () => {
     const pane = paneRef.current
@@ -404,6 +411,8 @@ export function Conversation({
     const held = anchor.current
     if (held !== null && held.top !== null && Math.abs(pane.scrollTop - held.top) > 1) anchor.current = null
     stick.current = pane.scrollHeight - pane.scrollTop - pane.clientHeight < STICK_PX
+    if (stick.current) seenSeq.current = log.lastSeq
+    setAway(!stick.current)
     if (pane.scrollTop < OLDER_PX && !olderError) loadOlder()
   }
 
@@ -422,6 +431,7 @@ export function Conversation({
   }, [])
 
   const rowContext: RowContext = { ...context, lastTurn: log.fold.lastTurn }
+  const unseen = away ? unseenMessages(items, seenSeq.current) : 0
   const empty = count === 0 && !hasOlder(log)
   return (
     <div className="conversation" ref={paneRef} onScroll={onScroll} tabIndex={0} aria-label="Conversation" role="region">
@@ -467,8 +477,34 @@ export function Conversation({
           )
         })}
       </div>
+      {away && (
+        <div className="latest-bar">
+          <button
+            type="button"
+            className="button button-small latest"
+            data-testid="jump-to-latest"
+            onClick={() => {
+              // the button goes at the bottom: focus stays in the conversation, not on <body>
+              paneRef.current?.focus({ preventScroll: true })
+              toLatest()
+            }}
+          >
+            {unseen === 0 ? 'Jump to the latest' : unseen === 1 ? '1 new message' : `${unseen} new messages`} <span aria-hidden="true">↓</span>
+          </button>
+        </div>
+      )}
     </div>
   )
+}
+
+/** The messages (the person's, the assistant's, reminders that came due) after `seq`, the last one seen at the bottom. */
+function unseenMessages(items: readonly ConversationItem[], seq: number): number {
+  let unseen = 0
+  for (let i = items.length - 1; i >= 0 && items[i].seq > seq; i--) {
+    const kind = items[i].kind
+    if (kind === 'user' || kind === 'assistant' || kind === 'reminder-due') unseen++
+  }
+  return unseen
 }
 
 function VirtualRow({
