@@ -109,3 +109,33 @@ test('a long conversation opens at its last rows (the first rows put on the page
   await expect(pane.locator(`.virtual-row[data-seq="${answer?.seq}"]`)).toBeInViewport()
   await expect.poll(async () => pane.evaluate((node) => Math.round(node.scrollHeight - node.scrollTop - node.clientHeight))).toBeLessThanOrEqual(1)
 })
+
+test('an earlier page that could not load while the server was down loads by itself once it is back', async ({ zones, servers }) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sw-e2e-long-'))
+  await mkdir(join(dataDir, 'sessions'))
+  generateSession({ path: join(dataDir, 'sessions', 'long.jsonl'), id: 'long', targetEvents: 1_600, seed: 20_261_204, sessionZone: 'Asia/Shanghai' })
+  const server = await servers.start({ dataDir })
+  const page = await zones.open('Asia/Shanghai')
+  await page.goto(`${server.url}/s/long`)
+  const pane = page.getByRole('region', { name: 'Conversation' })
+  await expect(pane.locator('.virtual-row').first()).toBeVisible()
+  const lowest = async () => Math.min(...(await page.evaluate(() => [...document.querySelectorAll('.virtual-row')].map((row) => Number(row.getAttribute('data-index'))))))
+  await expect.poll(async () => pane.evaluate((node) => Math.round(node.scrollHeight - node.scrollTop - node.clientHeight))).toBeLessThanOrEqual(1)
+
+  await server.stop()
+  await expect(page.getByTestId('offline-banner')).toBeVisible()
+  await pane.evaluate((node) => node.scrollTo({ top: 0 }))
+  const notice = page.locator('.older')
+  await expect(notice).toHaveText('Could not load earlier messages. Try again')
+  expect(await lowest()).toBe(0)
+  const firstSeq = Number(await pane.locator('.virtual-row[data-index="0"]').getAttribute('data-seq'))
+
+  // back on the same port: the overlay reconnects, and the page before comes in with no Try again
+  servers.track(await server.restart({ samePort: true }))
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0)
+  await expect(notice).toHaveCount(0)
+  // the window starts earlier: the row that was first is no longer, and rows from before it are on the page
+  await expect.poll(lowest).toBeGreaterThan(0)
+  const seqs = await pane.locator('.virtual-row[data-seq]').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-seq'))))
+  expect(Math.min(...seqs)).toBeLessThan(firstSeq)
+})

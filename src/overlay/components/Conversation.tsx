@@ -421,6 +421,17 @@ export function Conversation({
     if (pane !== null && pane.scrollHeight <= pane.clientHeight && hasOlder(log) && !olderError) loadOlder()
   }, [log, loadOlder, olderError])
 
+  // an earlier page that could not load while the server was unreachable loads when it is back, if still wanted
+  const wasOffline = useRef(context.offline)
+  useEffect(() => {
+    const back = wasOffline.current && !context.offline
+    wasOffline.current = context.offline
+    if (!back || !olderError) return
+    setOlderError(false)
+    const pane = paneRef.current
+    if (pane !== null && pane.scrollTop < OLDER_PX) loadOlder()
+  }, [context.offline, olderError, loadOlder])
+
   const onToggle = useCallback((key: string) => {
     setExpanded((old) => {
       const next = new Set(old)
