@@ -167,6 +167,9 @@ test('killing the server shows the offline banner within 3 s and disables Send a
   await expect(page.getByRole('alert')).toHaveText('Not confirmed: Cannot reach the server. Send it again; it will not appear twice.')
   await expect(page.getByTestId('offline-banner')).toBeVisible({ timeout: Math.max(0, 3_000 - (Date.now() - killedAt)) })
   expect(Date.now() - killedAt).toBeLessThanOrEqual(3_000)
+  await expect(page.getByTestId('offline-banner')).toHaveText(
+    'Offline. The server cannot be reached; the overlay reconnects by itself. Sending and stopping wait until then.',
+  )
   await expect(page.getByTestId('composer-send')).toBeDisabled()
   await expect(page.getByTestId('cancel-turn')).toBeDisabled()
   await expect(page.locator('.composer-hint')).toHaveText('Offline: sending and stopping wait until the server is reachable again.')
@@ -482,4 +485,25 @@ test('reading further up, the person is told of new messages below and taken bac
   await expect(jump).toHaveText('Jump to the latest ↓')
   await pane.evaluate((node) => node.scrollTo({ top: node.scrollHeight }))
   await expect(jump).toHaveCount(0)
+})
+
+test('a device that loses its network is said to be offline at once, its message waits in the box, and goes once when the network is back', async ({ zones, servers }) => {
+  const server = await servers.start({ script: [{ text: 'Back online, noted.' }] })
+  const page = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(page)
+  const banner = page.getByTestId('offline-banner')
+  await page.context().setOffline(true)
+  await expect(banner).toHaveText('Offline. This device has no network connection; the overlay reconnects by itself. Sending and stopping wait until then.')
+  await page.getByTestId('composer-input').fill('Book the table for Friday')
+  await expect(page.getByTestId('composer-send')).toBeDisabled()
+  await expect(page.locator('.composer-hint')).toHaveText('Offline: sending and stopping wait until the server is reachable again.')
+  await page.getByTestId('composer-input').press('Enter')
+  await expect(page.getByTestId('composer-input')).toHaveValue('Book the table for Friday')
+
+  await page.context().setOffline(false)
+  await expect(banner).toHaveCount(0)
+  await sendMessage(page, 'Book the table for Friday')
+  await expect(page.getByTestId('message-assistant')).toHaveText(/Back online, noted\./)
+  const events = await waitForTurnEnds(server.url, id, 1)
+  expect(personMessages(events).map(textOf)).toEqual(['Book the table for Friday'])
 })

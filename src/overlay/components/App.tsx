@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useAppStream } from '../data/app-stream.ts'
-import { useOffline } from '../data/connectivity.ts'
+import { useOfflineCause } from '../data/connectivity.ts'
 import { setActiveSession, useUnread, type DueNotice } from '../data/notices.ts'
 import { useSession } from '../data/queries.ts'
 import { useBrowserZone } from '../hooks/use-browser-zone.ts'
@@ -33,7 +33,8 @@ export function App() {
   const { sessionId, openSession } = useSessionRoute()
   const browserZone = useBrowserZone()
   const locale = useLocale()
-  const offline = useOffline()
+  const offlineCause = useOfflineCause()
+  const offline = offlineCause !== null
   // a Session that could not be loaded has no message box to skip to
   const toComposer = useSession(sessionId ?? '', sessionId !== null).isError === false && sessionId !== null
   const live = useAppStream((notice: DueNotice) => notifyDue(`Reminder: ${notice.prompt}`, 'Schedule Web', notice.key, () => openSession(notice.sessionId)))
@@ -62,7 +63,7 @@ export function App() {
       <div className="app">
         <SessionSidebar activeId={sessionId} browserZone={browserZone} live={live} onOpen={openSession} />
         <main id="main" className="main" tabIndex={-1}>
-          {offline && <OfflineBanner />}
+          {offlineCause !== null && <OfflineBanner cause={offlineCause} />}
           <ClockWarning browserZone={browserZone} />
           {sessionId === null ? (
             <div className="session">

@@ -1,10 +1,12 @@
 import { useClockWarnings } from '../data/server-time.ts'
 
-/** Says plainly that the server cannot be reached (shown after the stream has been down for more than 2 s). */
-export function OfflineBanner() {
+/** Says plainly that the overlay is offline, and why: this device has no network, or the server cannot be reached (after 2 s). */
+export function OfflineBanner({ cause }: { cause: 'device' | 'server' }) {
   return (
     <div className="banner banner-offline" role="status" data-testid="offline-banner">
-      <strong>Offline.</strong> The server cannot be reached; the overlay reconnects by itself. Sending and stopping wait until then.
+      <strong>Offline.</strong>{' '}
+      {cause === 'device' ? 'This device has no network connection' : 'The server cannot be reached'}; the overlay reconnects by itself. Sending and
+      stopping wait until then.
     </div>
   )
 }

@@ -5,13 +5,23 @@ import { useSyncExternalStore } from 'react'
 export const OFFLINE_AFTER_MS = 2_000
 
 const listeners = new Set<() => void>()
-let offline = false
+/** The stream has not reached the server for more than 2 s. */
+let unreachable = false
+/** The browser says this device has no network (it knows at once; sending would only wait). */
+let deviceOffline = typeof navigator !== 'undefined' && navigator.onLine === false
 let timer: ReturnType<typeof setTimeout> | undefined
 
-function publish(next: boolean): void {
-  if (offline === next) return
-  offline = next
-  onlineManager.setOnline(!next)
+/** Why the overlay is offline: this device has no network, or the server cannot be reached; null when online. */
+export type OfflineCause = 'device' | 'server' | null
+
+let cause: OfflineCause = deviceOffline ? 'device' : null
+
+function publish(): void {
+  const next: OfflineCause = deviceOffline ? 'device' : unreachable ? 'server' : null
+  if (cause === next) return
+  const wasOffline = cause !== null
+  cause = next
+  if (wasOffline !== (next !== null)) onlineManager.setOnline(next === null)
   for (const listener of listeners) listener()
 }
 
@@ -23,13 +33,27 @@ export function reportReachable(reachable: boolean): void {
   if (reachable) {
     clearTimeout(timer)
     timer = undefined
-    publish(false)
-  } else if (timer === undefined && !offline) {
+    unreachable = false
+    publish()
+  } else if (timer === undefined && !unreachable) {
     timer = setTimeout(() => {
       timer = undefined
-      publish(true)
+      unreachable = true
+      publish()
     }, OFFLINE_AFTER_MS)
   }
+}
+
+if (typeof window !== 'undefined') {
+  // the overlay's own state is the only one TanStack Query goes by (its default listens to these events alone)
+  onlineManager.setEventListener(() => undefined)
+  onlineManager.setOnline(cause === null)
+  const onDevice = () => {
+    deviceOffline = navigator.onLine === false
+    publish()
+  }
+  window.addEventListener('online', onDevice)
+  window.addEventListener('offline', onDevice)
 }
 
 function subscribe(listener: () => void): () => void {
@@ -37,7 +61,12 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener)
 }
 
-/** True once the server has been unreachable for more than 2 s; false again as soon as it answers. */
+/** True while the device has no network, or once the server has been unreachable for more than 2 s; false again as soon as both are back. */
 export function useOffline(): boolean {
-  return useSyncExternalStore(subscribe, () => offline)
+  return useSyncExternalStore(subscribe, () => cause !== null)
+}
+
+/** Why the overlay is offline, or null. */
+export function useOfflineCause(): OfflineCause {
+  return useSyncExternalStore(subscribe, () => cause)
 }
