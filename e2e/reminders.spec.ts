@@ -244,3 +244,44 @@ test('editing only the words of a reminder due in a while keeps it due when it w
   expect(Date.parse(longer.scheduledAt as string) - saved).toBeGreaterThanOrEqual(20 * 60_000 - 1_000)
   expect(Date.parse(longer.scheduledAt as string) - Date.now()).toBeLessThanOrEqual(20 * 60_000)
 })
+
+test('a reminder deleted in another browser while it is edited here is said to be gone, and what was typed can be made a new reminder', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('America/New_York', server.url)
+  const id = await createSessionFromUi(page)
+  const api = `${server.url}/api/sessions/${id}/schedules`
+  const posted = await fetch(api, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'pay the rent', rrule: 'FREQ=MONTHLY;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0', time_zone: 'America/New_York' }),
+  })
+  expect(posted.status).toBe(201)
+  const { schedule } = (await posted.json()) as { schedule: { id: string } }
+  const form = page.getByTestId('reminder-form')
+  await page.locator(`[data-testid="reminder"][data-schedule-id="${schedule.id}"]`).getByTestId('reminder-edit').click()
+  await form.getByTestId('reminder-prompt').fill('pay the rent and the phone bill')
+  await expect(form.getByTestId('reminder-gone')).toHaveCount(0)
+  await expect(form.getByTestId('reminder-save')).toHaveText('Save changes')
+
+  expect((await fetch(`${api}/${schedule.id}`, { method: 'DELETE' })).status).toBe(200)
+  await expect(page.getByTestId('reminder')).toHaveCount(0)
+  await expect(form.getByTestId('reminder-gone')).toHaveText(
+    '“pay the rent” is no longer active: it was deleted, or it came due. Nothing here was saved; you can create it again as a new reminder.',
+  )
+  await expect(form.getByTestId('reminder-prompt')).toHaveValue('pay the rent and the phone bill')
+  await expect(form.getByTestId('reminder-save')).toHaveText('Create as new reminder')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  const [made] = await fetchSchedules(server.url, id)
+  expect([made.prompt, made.rrule, made.timeZone]).toEqual(['pay the rent and the phone bill', 'FREQ=MONTHLY;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0', 'America/New_York'])
+  expect(made.id).not.toBe(schedule.id)
+  const row = page.locator(`[data-testid="reminder"][data-schedule-id="${made.id as string}"]`)
+  await expect(row.getByTestId('reminder-edit')).toBeFocused()
+
+  // deleted here while its form is open, the form goes with it
+  await row.getByTestId('reminder-edit').click()
+  await expect(form).toHaveCount(1)
+  await row.getByTestId('reminder-delete').click()
+  await expect(page.getByTestId('reminder-deleted')).toBeVisible()
+  await expect(form).toHaveCount(0)
+})

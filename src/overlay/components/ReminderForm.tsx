@@ -17,12 +17,17 @@ const KINDS: Array<[FormKind, string]> = [
   ['weekly', 'Every week on'],
 ]
 
-/** The "New reminder" form, or "Edit" of one reminder: the person picks the zone on screen (SPEC 7.9). */
+/**
+ * The "New reminder" form, or "Edit" of one reminder: the person picks the zone on screen (SPEC 7.9). A reminder that
+ * stops being active while it is edited (deleted elsewhere, or come due) is said to be gone, and what was typed can
+ * be made a new reminder.
+ */
 export function ReminderForm({
   sessionId,
   sessionZone,
   browserZone,
-  editing,
+  editing: edits,
+  gone = false,
   offline,
   onDone,
 }: {
@@ -30,11 +35,16 @@ export function ReminderForm({
   sessionZone: string | null
   browserZone: string | null
   editing: { view: ScheduleView; zone: string | null } | null
+  /** The reminder edited is no longer among the active ones. */
+  gone?: boolean
   offline: boolean
   onDone: (scheduleId: string | null) => void
 }) {
-  const defaultZone = editing?.zone ?? sessionZone ?? browserZone ?? 'UTC'
-  const [draft, setDraft] = useState<ReminderDraft>(() => (editing === null ? newDraft(defaultZone, trustedNow()) : draftOf(editing.view, defaultZone)))
+  // a gone reminder's form makes a new one of the draft
+  const editing = gone ? null : edits
+  const [form] = useState(() => ({ edits, defaultZone: edits?.zone ?? sessionZone ?? browserZone ?? 'UTC' }))
+  const { defaultZone } = form
+  const [draft, setDraft] = useState<ReminderDraft>(() => (form.edits === null ? newDraft(defaultZone, trustedNow()) : draftOf(form.edits.view, defaultZone)))
   const [shown, setShown] = useState(false)
   // the key of the request last sent: kept while the same request is sent again (its answer was lost), so it is done once
   const held = useRef<{ sent: string; key: string } | null>(null)
@@ -67,7 +77,7 @@ export function ReminderForm({
     event.preventDefault()
     setShown(true)
     if (problem !== null || pending || offline) return
-    const fields = editing === null ? draftFields(draft) : editFields(draft, editing.view)
+    const fields = editing === null ? newFields(draft) : editFields(draft, editing.view)
     const sent = JSON.stringify(fields)
     const key = held.current !== null && held.current.sent === sent ? held.current.key : newIdempotencyKey()
     held.current = { sent, key }
@@ -97,7 +107,13 @@ export function ReminderForm({
         event.preventDefault()
         onDone(null)
       }}
-      aria-label={editing === null ? 'New reminder' : `Edit reminder ${editing.view.id}`}>
+      aria-label={edits === null ? 'New reminder' : `Edit reminder ${edits.view.id}`}>
+      {gone && edits !== null && (
+        <p className="notice notice-warning" role="status" data-testid="reminder-gone">
+          “<span dir="auto">{edits.view.prompt}</span>” is no longer active: it was deleted, or it came due. Nothing here was saved; you can create it
+          again as a new reminder.
+        </p>
+      )}
       <div className="field">
         <label htmlFor={ids.prompt}>Remind me to</label>
         <input id={ids.prompt} data-testid="reminder-prompt" dir="auto" value={draft.prompt} onChange={(e) => change({ prompt: e.target.value })} autoFocus />
@@ -200,7 +216,7 @@ export function ReminderForm({
       )}
       <div className="actions">
         <button type="submit" className="button button-primary" data-testid="reminder-save" disabled={pending || offline}>
-          {pending ? 'Saving…' : editing === null ? 'Create reminder' : 'Save changes'}
+          {pending ? 'Saving…' : gone ? 'Create as new reminder' : editing === null ? 'Create reminder' : 'Save changes'}
         </button>
         <button type="button" className="button" onClick={() => onDone(null)}>
           Cancel
@@ -208,4 +224,10 @@ export function ReminderForm({
       </div>
     </form>
   )
+}
+
+/** The route body that makes the draft a new reminder; a calendar rule the form has no fields for is sent whole. */
+function newFields(draft: ReminderDraft) {
+  if (draft.kind === 'rule' && draft.rule !== null) return { prompt: draft.prompt.trim(), rrule: draft.rule, time_zone: draft.zone }
+  return draftFields(draft)
 }

@@ -183,6 +183,8 @@ export function RemindersPanel({
     const view = views[index]
     remove.mutate(scheduleId, {
       onSuccess: () => {
+        // its edit form goes with it
+        setForm((open) => (open?.editing?.id === scheduleId ? null : open))
         setDeleted(view === undefined ? null : { view, index })
         restore.reset()
         // focus stays in place (SPEC 9): on Undo, in the deleted reminder's row, never on the next reminder's Delete,
@@ -250,6 +252,7 @@ export function RemindersPanel({
           sessionZone={sessionZone}
           browserZone={browserZone}
           editing={form.editing === null ? null : { view: form.editing, zone: reminderZone(form.editing, sessionZone) }}
+          gone={form.editing !== null && schedules.isSuccess && !views.some((view) => view.id === form.editing?.id)}
           offline={offline}
           onDone={closeForm}
         />
