@@ -209,6 +209,60 @@ describe('agent loop', () => {
     await host.close()
   })
 
+  it('ends a turn the host stops during (its sessions close) as interrupted, as a restart would, not as stopped by the person', async () => {
+    const dir = await tempDir()
+    const first = await makeHost(dir)
+    first.model.push((_req, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))))
+    const { session } = await first.host.createSession({ id: 's', timeZone: 'UTC' })
+    await session.enqueue(userMessage('m1', 'one'), 'next-turn')
+    await waitFor(session, (events) => events.some((e) => e.type === 'request/header'))
+    await session.enqueue(userMessage('m2', 'two'), 'next-turn')
+    await first.host.close()
+    // on the code before, `{ turn: 1, reason: 'aborted' }`: the overlay said "Stopped." as if Stop had been pressed
+    expect(types(session.events()).slice(-3)).toEqual(['inbox/enqueued', 'step/end', 'turn/end'])
+    expect(session.events().at(-1)?.data).toEqual({ turn: 1, reason: 'error', message: 'interrupted: the host stopped during this turn' })
+
+    // the next start has nothing to close, and runs the message that waited
+    const second = await makeHost(dir)
+    second.model.push({ text: 'second' })
+    const reopened = await second.host.openSession('s')
+    await settle(reopened)
+    expect(reopened.events().filter((e) => e.type === 'turn/end').map((e) => e.data)).toEqual([
+      { turn: 1, reason: 'error', message: 'interrupted: the host stopped during this turn' },
+      { turn: 2, reason: 'completed' },
+    ])
+    expect(reopened.events().filter((e) => e.type === 'user/message').map((e) => e.data.id)).toEqual(['m1', 'm2'])
+    await second.host.close()
+  })
+
+  it('keeps the messages a turn claimed when the host stops during its waterfall: they run at the next start', async () => {
+    const dir = await tempDir()
+    const held = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)))
+    let holding = true
+    const first = await makeHost(dir, {
+      plugins: [pluginWith('hold', (c) => c.on('agent/pre-step', ({ signal }, next) => (holding ? held(signal) : next())))],
+    })
+    const { session } = await first.host.createSession({ id: 's', timeZone: 'UTC' })
+    await session.enqueue(userMessage('m1', 'first'), 'next-turn')
+    await waitFor(session, (events) => events.some((e) => e.type === 'turn/start'))
+    await first.host.close()
+    // on the code before, m1 was dropped (`inbox/dropped`, reason `error`), and never answered
+    expect(types(session.events())).toEqual(['inbox/enqueued', 'turn/start', 'turn/end'])
+    expect(session.events().at(-1)?.data).toEqual({ turn: 1, reason: 'error', message: 'interrupted: the host stopped during this turn' })
+
+    holding = false
+    const second = await makeHost(dir)
+    second.model.push({ text: 'answered' })
+    const reopened = await second.host.openSession('s')
+    await settle(reopened)
+    expect(reopened.events().filter((e) => e.type === 'user/message').map((e) => e.data.id)).toEqual(['m1'])
+    expect(reopened.events().filter((e) => e.type === 'turn/end').map((e) => e.data)).toEqual([
+      { turn: 1, reason: 'error', message: 'interrupted: the host stopped during this turn' },
+      { turn: 2, reason: 'completed' },
+    ])
+    await second.host.close()
+  })
+
   it('enters steering that arrives after the claim in the next step', async () => {
     const dir = await tempDir()
     const { host, model } = await makeHost(dir, { plugins: [pluginWith('tools', (c) => c.registerTool(echoTool))] })

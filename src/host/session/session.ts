@@ -10,7 +10,7 @@ import { storageUnavailable, type StoreError } from '../store/index.ts'
 import { SurfaceMessages } from '../surface.ts'
 import { Inbox } from './inbox.ts'
 import { SessionLock, type SessionActivity } from './lock.ts'
-import { runTurn, type AssistantDelta } from './turn-runner.ts'
+import { HostStopping, INTERRUPTED, runTurn, type AssistantDelta } from './turn-runner.ts'
 
 /** Settings shared by every session of a host. */
 export type SessionRuntimeOptions = {
@@ -199,7 +199,7 @@ export class Session implements SessionView {
     if (loop.openStep !== null) drafts.push({ type: 'step/end', data: { turn: loop.openTurn, step: loop.openStep } })
     drafts.push({
       type: 'turn/end',
-      data: { turn: loop.openTurn, reason: 'error', message: 'interrupted: the host stopped during this turn' },
+      data: { turn: loop.openTurn, reason: 'error', message: INTERRUPTED },
     })
     await this.log.append(drafts)
     await this.barrier()
@@ -240,7 +240,7 @@ export class Session implements SessionView {
   private stop(failure: StoreError | null): void {
     if (this.closed) return
     this.lifetime.abort(failure ?? new Error('closed'))
-    this.controller?.abort(failure ?? new Error('closed'))
+    this.controller?.abort(failure ?? new HostStopping())
   }
 
   private release(): void {

@@ -28,6 +28,21 @@ export type { AssistantDelta }
 
 type StepOutcome = 'continue' | 'done' | { reason: TurnEndReason; message?: string }
 
+/** How a turn the host did not finish ends: as it stopped, or as the next start finds it (SPEC 3.1). */
+export const INTERRUPTED = 'interrupted: the host stopped during this turn'
+
+/** The reason a turn's signal is aborted with when the host stops (its sessions close) while the turn runs. */
+export class HostStopping extends Error {
+  constructor() {
+    super('the host is stopping')
+  }
+}
+
+/** How a turn whose signal was aborted ends: `aborted` when it was stopped (Stop), interrupted when the host stopped. */
+function abortedEnd(signal: AbortSignal): { reason: TurnEndReason; message?: string } {
+  return signal.reason instanceof HostStopping ? { reason: 'error', message: INTERRUPTED } : { reason: 'aborted' }
+}
+
 function toolSpecs(registry: PluginRegistry): { specs: ModelToolSpec[]; tools: Map<string, ToolDefinition> } {
   const tools = new Map<string, ToolDefinition>()
   for (const [name, entry] of registry.tools) if (!entry.owner.disposed) tools.set(name, entry.value)
@@ -46,7 +61,8 @@ export async function runTurn(ctx: TurnContext, signal: AbortSignal): Promise<vo
     if (loop.openStep !== null) {
       await ctx.log.append([{ type: 'step/end', data: { turn: loop.openTurn, step: loop.openStep } }])
     }
-    await endTurn(ctx, loop.openTurn, signal.aborted ? 'aborted' : 'error', signal.aborted ? undefined : errorMessage(error))
+    const end = signal.aborted ? abortedEnd(signal) : { reason: 'error' as const, message: errorMessage(error) }
+    await endTurn(ctx, loop.openTurn, end.reason, end.message)
   }
 }
 
@@ -60,6 +76,11 @@ async function endTurn(ctx: TurnContext, turn: number, reason: TurnEndReason, me
   await ctx.log.append([{ type: 'turn/end', data }])
 }
 
+function endAborted(ctx: TurnContext, turn: number, signal: AbortSignal): Promise<void> {
+  const { reason, message } = abortedEnd(signal)
+  return endTurn(ctx, turn, reason, message)
+}
+
 async function turnBody(ctx: TurnContext, signal: AbortSignal): Promise<void> {
   const turn = ctx.log.fold(loopFold).lastTurn + 1
   await ctx.log.append([{ type: 'turn/start', data: { turn } }])
@@ -67,19 +88,25 @@ async function turnBody(ctx: TurnContext, signal: AbortSignal): Promise<void> {
   let needsResponse = false
   for (;;) {
     const proposed = step + 1
-    if (signal.aborted) return endTurn(ctx, turn, 'aborted')
+    if (signal.aborted) return endAborted(ctx, turn, signal)
     const claimed = ctx.inbox.claim(proposed)
     const claimedIds = claimed.map((m) => m.id)
-    let decision: PreStepDecision
+    let decision: PreStepDecision | null = null
+    let thrown: unknown = null
     try {
       decision = await ctx.registry.runPreStep({ session: ctx.session, turn, step: proposed, messages: claimed, signal })
     } catch (error) {
-      await drop(ctx, claimedIds, 'error')
-      return endTurn(ctx, turn, 'error', errorMessage(error))
+      thrown = error
     }
-    if (signal.aborted) {
-      await drop(ctx, claimedIds, 'aborted')
-      return endTurn(ctx, turn, 'aborted')
+    // a listener that gives up as the signal aborts ends the turn as the abort does
+    if (decision === null && !signal.aborted) {
+      await drop(ctx, claimedIds, 'error')
+      return endTurn(ctx, turn, 'error', errorMessage(thrown))
+    }
+    if (decision === null || signal.aborted) {
+      // as the host stops, what was claimed stays queued for the next start, as after a crash
+      if (!(signal.reason instanceof HostStopping)) await drop(ctx, claimedIds, 'aborted')
+      return endAborted(ctx, turn, signal)
     }
     if (decision.kind === 'reject') {
       await drop(ctx, claimedIds, 'blocked')
@@ -128,7 +155,7 @@ async function runStep(ctx: TurnContext, turn: number, step: number, signal: Abo
   const failure = async (error: unknown): Promise<StepOutcome> => {
     if (ctx.log.failure) throw error
     await stepEnd()
-    if (signal.aborted) return { reason: 'aborted' }
+    if (signal.aborted) return abortedEnd(signal)
     return { reason: 'error', message: errorMessage(error) }
   }
   let toolCalls: ToolCall[]
@@ -187,6 +214,6 @@ async function runStep(ctx: TurnContext, turn: number, step: number, signal: Abo
     ])
   }
   await stepEnd()
-  if (signal.aborted) return { reason: 'aborted' }
+  if (signal.aborted) return abortedEnd(signal)
   return toolCalls.length > 0 ? 'continue' : 'done'
 }
