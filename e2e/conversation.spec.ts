@@ -507,3 +507,34 @@ test('a device that loses its network is said to be offline at once, its message
   const events = await waitForTurnEnds(server.url, id, 1)
   expect(personMessages(events).map(textOf)).toEqual(['Book the table for Friday'])
 })
+
+test('a Session opened by its link is in the list, marked as the one open, even when its page of the list is not loaded yet', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const ids = Array.from({ length: 53 }, (_, i) => `link-${String(i).padStart(2, '0')}`)
+  for (const sessionId of ids) {
+    const response = await fetch(`${server.url}/api/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId, timeZone: 'Europe/Berlin' }),
+    })
+    expect(response.status).toBe(201)
+  }
+  // the list's order as the server gives it (newest first; Sessions made in the same millisecond by id)
+  const { sessions } = (await (await fetch(`${server.url}/api/sessions?limit=100`)).json()) as { sessions: Array<{ id: string }> }
+  const order = sessions.map((session) => session.id)
+  expect([...order].sort()).toEqual(ids)
+  const oldest = order[order.length - 1]
+  const page = await zones.open('Europe/Berlin')
+  await page.goto(`${server.url}/s/${oldest}`)
+  await expect(page.getByTestId('session-status')).toBeVisible()
+  const items = page.getByTestId('session-item')
+  // the newest 50, then the oldest, open here, in its place by the list's order (on the code before: not listed at all)
+  await expect(items).toHaveCount(51)
+  await expect(items.last()).toHaveAttribute('data-session-id', oldest)
+  await expect(items.last()).toHaveAttribute('aria-current', 'page')
+  await expect(page.locator('[aria-current="page"]')).toHaveCount(1)
+  await page.getByRole('button', { name: 'Older sessions' }).click()
+  await expect(items).toHaveCount(53)
+  expect(await items.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-session-id')))).toEqual(order)
+  await expect(items.last()).toHaveAttribute('aria-current', 'page')
+})

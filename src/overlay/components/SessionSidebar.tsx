@@ -1,7 +1,7 @@
 import { useState, type MouseEvent } from 'react'
 import { errorMessage } from '../data/http.ts'
 import { useUnread } from '../data/notices.ts'
-import { useCreateSession, useSessions } from '../data/queries.ts'
+import { newestFirst, useCreateSession, useSession, useSessions } from '../data/queries.ts'
 import { useLocale } from '../hooks/use-locale.ts'
 import { useNow } from '../hooks/use-now.ts'
 import { formatFull, formatStamp, zonePlace } from '../lib/display/index.ts'
@@ -27,6 +27,12 @@ export function SessionSidebar({
   onOpen: (id: string) => void
 }) {
   const sessions = useSessions(live)
+  // the Session open here is in the list even when it is on a page not loaded yet (opened by its link): in its place
+  // by the list's order, after the newer ones loaded
+  const current = useSession(activeId ?? '', activeId !== null)
+  const loaded = sessions.data ?? []
+  const open = current.data
+  const listed = open !== undefined && open.id === activeId && !loaded.some((s) => s.id === open.id) ? [...loaded, open].sort(newestFirst) : loaded
   const create = useCreateSession()
   const unread = useUnread()
   const locale = useLocale()
@@ -65,10 +71,10 @@ export function SessionSidebar({
       <div className="session-list-wrap">
         {sessions.isPending && <p className="muted pad">Loading sessions…</p>}
         {sessions.isError && <ErrorNotice title="Could not load sessions." error={sessions.error} onRetry={() => void sessions.refetch()} />}
-        {sessions.isSuccess && sessions.data.length === 0 && <p className="muted pad">No sessions yet. Create one to start.</p>}
-        {sessions.isSuccess && sessions.data.length > 0 && (
+        {sessions.isSuccess && listed.length === 0 && <p className="muted pad">No sessions yet. Create one to start.</p>}
+        {sessions.isSuccess && listed.length > 0 && (
           <ul className="session-list">
-            {sessions.data.map((session) => {
+            {listed.map((session) => {
               const active = session.id === activeId
               const count = unread[session.id] ?? 0
               const name = sessionName(session, locale, browserZone, now)

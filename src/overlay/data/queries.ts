@@ -28,6 +28,11 @@ const CATCH_UP_PAGE = 5_000
 const CATCH_UP_PAGES = 4
 
 /** The Session list, newest first, one page at a time; `live` turns polling off while the all-sessions stream is open. */
+/** The Session list's order (SPEC 8): newest first, then by id. */
+export function newestFirst(a: SessionSummary, b: SessionSummary): number {
+  return b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1)
+}
+
 export function useSessions(live: boolean) {
   return useInfiniteQuery({
     queryKey: queryKeys.sessions(),
@@ -45,7 +50,7 @@ export function useSessions(live: boolean) {
           sessions.push(session)
         }
       }
-      return sessions.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+      return sessions.sort(newestFirst)
     },
     refetchInterval: live ? false : 15_000,
   })
