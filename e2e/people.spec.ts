@@ -463,3 +463,34 @@ test('a browser whose clock runs 10 minutes ahead sees the device clock warning,
   await expect(inTime.getByTestId('browser-zone')).toBeVisible()
   await expect(inTime.getByTestId('clock-warning')).toHaveCount(0)
 })
+
+test('two Snoozes in a row that say the same words are both read out', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const api = async (method: string, path: string, body: unknown) => {
+    const response = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    expect(response.status, `${method} ${path}`).toBeLessThan(300)
+  }
+  for (const id of ['upstairs', 'downstairs', 'here']) await api('POST', '/api/sessions', { sessionId: id, timeZone: 'Europe/Berlin' })
+  const page = await zones.open('Europe/Berlin', `${server.url}/s/here`)
+  await expect(page.getByTestId('session-status')).toBeVisible()
+  // every node put into the notifications region, with its words
+  await page.evaluate(() => {
+    const said: string[] = []
+    ;(window as unknown as { __said: string[] }).__said = said
+    new MutationObserver((records) => {
+      for (const record of records) for (const node of record.addedNodes) if (node instanceof HTMLElement && node.dataset.testid === 'toast-said') said.push(node.textContent ?? '')
+    }).observe(document.querySelector('section.toasts') ?? document.body, { childList: true })
+  })
+  for (const [index, id] of ['upstairs', 'downstairs'].entries()) await api('POST', `/api/sessions/${id}/schedules`, { prompt: 'Take the bread out', after_seconds: 2 + index })
+  const toast = page.getByTestId('toast')
+  await expect(toast).toHaveCount(2, { timeout: 20_000 })
+  await toast.last().getByTestId('reminder-snooze').click()
+  await expect(toast).toHaveCount(1)
+  await toast.getByTestId('reminder-snooze').click()
+  await expect(toast).toHaveCount(0)
+  const [one] = await fetchSchedules(server.url, 'upstairs')
+  const [two] = await fetchSchedules(server.url, 'downstairs')
+  const words = (at: unknown) => `Snoozed “Take the bread out”: again today ${localClock(at as string, 'Europe/Berlin', 'en-US')}.`
+  // on the code before, one node whose words did not change: a screen reader read the second Snooze out not at all
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __said: string[] }).__said)).toEqual([words(two.scheduledAt), words(one.scheduledAt)])
+})

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { snoozeFailure } from '../data/http.ts'
 import { dismissAllToasts, dismissToast, markSnoozed, useToasts, type DueNotice } from '../data/notices.ts'
 import { useSession, useSnooze } from '../data/queries.ts'
@@ -116,7 +116,9 @@ export function Toasts(props: { activeId: string | null; browserZone: string | n
   // not to <body> as it goes; what a Snooze made is read out, since the toast that did it is gone
   const list = useRef<HTMLUListElement>(null)
   const handOn = useRef(false)
-  const [said, setSaid] = useState('')
+  // each saying is a new node in the live region, so the same words said again are read out again
+  const [said, setSaid] = useState({ text: '', n: 0 })
+  const say = useCallback((text: string) => setSaid((old) => ({ text, n: old.n + 1 })), [])
   const closing = (close: () => void) => () => {
     handOn.current = true
     close()
@@ -133,8 +135,8 @@ export function Toasts(props: { activeId: string | null; browserZone: string | n
   }, [toasts])
   return (
     <section className="toasts" aria-label="Notifications" aria-live="polite">
-      <p className="visually-hidden" data-testid="toast-said">
-        {said}
+      <p key={said.n} className="visually-hidden" data-testid="toast-said">
+        {said.text}
       </p>
       {toasts.length > 0 && (
         <ul className="toast-list" ref={list}>
@@ -147,7 +149,7 @@ export function Toasts(props: { activeId: string | null; browserZone: string | n
             </li>
           )}
           {shown.map((notice) => (
-            <Toast key={notice.key} notice={notice} {...props} closing={closing} onSnoozed={setSaid} />
+            <Toast key={notice.key} notice={notice} {...props} closing={closing} onSnoozed={say} />
           ))}
         </ul>
       )}
