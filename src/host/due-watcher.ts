@@ -4,6 +4,12 @@ import type { DueEntry } from './store/index.ts'
 /** Longest wait between two looks at the clock, so a wall-clock jump is noticed within it (SPEC 12.2). */
 export const MAX_DUE_WAIT_MS = 30_000
 
+/** First wait before a wake that was refused (the session held elsewhere, or its store failing) is tried again; it doubles. */
+export const FIRST_RETRY_MS = 1_000
+
+/** Longest wait between two tries of a refused wake. */
+export const MAX_RETRY_MS = 300_000
+
 /** What the due watcher needs from the host. */
 export type DueWatcherDeps = {
   clock: Clock
@@ -16,18 +22,28 @@ export type DueWatcherDeps = {
   wake(id: string): Promise<void>
   /** How many due entries to look at (more than can be open at once). */
   lookahead: number
+  /**
+   * Longest wait between two looks at the index (`MAX_DUE_WAIT_MS` by default), also when nothing in it is due: with
+   * replicas, other replicas add to it, and a reminder of a session whose owner died is due here then.
+   */
+  pollMs?: number
 }
+
+/** A wake that was refused for one occurrence: when to try it again, and the wait before that. */
+type Refusal = { nextDueAt: number; retryAt: number; waitMs: number }
 
 /**
  * Wakes sessions that are not open when their next reminder is due (SPEC 12.1): one timer for the
- * earliest entry of the store's due index, re-read every 30 s at most so clock jumps are noticed.
+ * earliest entry of the store's due index, re-read every 30 s at most (or `pollMs`) so clock jumps and
+ * entries another replica made are noticed. A wake that was refused is tried again after 1 s, then
+ * after twice as long each time (at most 5 min), until it succeeds or the entry moves.
  */
 export class DueWatcher {
   private timer: unknown = null
   private running: Promise<void> | null = null
   private again = false
   private stopped = false
-  private readonly refused = new Map<string, number>()
+  private readonly refused = new Map<string, Refusal>()
 
   constructor(private readonly deps: DueWatcherDeps) {}
 
@@ -59,22 +75,40 @@ export class DueWatcher {
   private async look(): Promise<void> {
     if (this.timer !== null) this.deps.timers.clear(this.timer)
     this.timer = null
-    const entries = (await this.deps.due(this.deps.lookahead)).filter(
-      (entry) => !this.deps.isOpen(entry.id) && this.refused.get(entry.id) !== entry.nextDueAt,
-    )
+    const listed = await this.deps.due(this.deps.lookahead)
     const now = this.deps.clock.now()
+    const waiting = (entry: DueEntry): boolean => {
+      const refusal = this.refused.get(entry.id)
+      return refusal !== undefined && refusal.nextDueAt === entry.nextDueAt && refusal.retryAt > now
+    }
+    // refusals of occurrences no longer listed are forgotten (the entry moved, or the session is gone)
+    const listedAt = new Map(listed.map((entry) => [entry.id, entry.nextDueAt]))
+    for (const [id, refusal] of this.refused) if (listedAt.get(id) !== refusal.nextDueAt) this.refused.delete(id)
+    const entries = listed.filter((entry) => !this.deps.isOpen(entry.id))
     for (const entry of entries) {
       if (this.stopped) return
       if (entry.nextDueAt > now) break
+      if (waiting(entry)) continue
       await this.deps.wake(entry.id)
-      if (!this.deps.isOpen(entry.id)) this.refused.set(entry.id, entry.nextDueAt)
+      if (this.deps.isOpen(entry.id)) this.refused.delete(entry.id)
+      else this.refuse(entry, now)
     }
+    if (this.stopped) return
+    // the next look: when the next entry comes due, a refused wake is tried again, or the longest wait is up
+    let at = now + (this.deps.pollMs ?? MAX_DUE_WAIT_MS)
     const next = entries.find((entry) => entry.nextDueAt > now)
-    if (next === undefined || this.stopped) return
-    const wait = Math.min(MAX_DUE_WAIT_MS, next.nextDueAt - now)
+    if (next !== undefined) at = Math.min(at, next.nextDueAt)
+    for (const refusal of this.refused.values()) at = Math.min(at, refusal.retryAt)
+    const wait = Math.min(MAX_DUE_WAIT_MS, Math.max(0, at - now))
     this.timer = this.deps.timers.set(() => {
       this.timer = null
       this.refresh()
     }, wait)
+  }
+
+  private refuse(entry: DueEntry, now: number): void {
+    const earlier = this.refused.get(entry.id)
+    const waitMs = earlier !== undefined && earlier.nextDueAt === entry.nextDueAt ? Math.min(MAX_RETRY_MS, earlier.waitMs * 2) : FIRST_RETRY_MS
+    this.refused.set(entry.id, { nextDueAt: entry.nextDueAt, retryAt: now + waitMs, waitMs })
   }
 }

@@ -181,6 +181,9 @@ export class Host {
       isOpen: (id) => this.slots.has(id),
       wake: (id) => this.wakeForDue(id),
       lookahead: this.maxOpen + 16,
+      // with replicas, others add to the index, and an owner that died leaves its reminders to be delivered here:
+      // looked at once a lease's length, so one is delivered within about a lease of its owner dying
+      ...(store.replication ? { pollMs: store.replication.leaseMs } : {}),
     })
     this.registry.onFoldRemoved((fold) => {
       for (const slot of this.slots.values()) if (slot.state === 'open') slot.session.log.removeFold(fold)

@@ -189,6 +189,35 @@ describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
     expect(checked).toEqual({ code: 0, stdout: 'ok f\n', stderr: '' })
   })
 
+  it('delivers the reminder of an idle session whose owner died, made on that owner after the other replica started, within about a lease of its time', async () => {
+    const db = await freshDatabase()
+    const owner = await replica(db, 'owner')
+    const other = await replica(db, 'other')
+    expect((await post(`${owner.url}/api/sessions`, { sessionId: 'idle', timeZone: 'UTC' })).status).toBe(201)
+    const made = await post(`${owner.url}/api/sessions/idle/schedules`, { prompt: 'stretch', after_seconds: 3 })
+    expect(made.status).toBe(201)
+    const dueAt = Date.parse((made.body.schedule as { scheduledAt: string }).scheduledAt)
+    // the owner dies just before the reminder's time: at its time, the owner's lease is still live
+    await new Promise((resolve) => setTimeout(resolve, dueAt - Date.now() - 500))
+    owner.child.kill('SIGKILL')
+    await owner.exited
+
+    // on the code before, nothing was delivered (no turn or message was waiting, and the other replica never
+    // looked at the due index again, nor tried a wake again that the live lease had refused)
+    const log = await vi.waitFor(async () => {
+      const events = await logOf(db, 'idle')
+      expect(events.at(-1)?.type).toBe('turn/end')
+      expect(texts(events, 'schedule')).toHaveLength(1)
+      return events
+    }, WAIT)
+    const dispatches = log.filter((e) => e.type === 'schedule/change' && (e.data as { operation: string }).operation === 'dispatch')
+    expect(dispatches).toHaveLength(1)
+    expect(dispatches[0].time - dueAt).toBeLessThanOrEqual(2 * LEASE_MS + 1000)
+    expect(await leaseOwner(db, 'idle')).toMatch(/^other\./)
+    const checked = await runCheckCli(['--database-url', db.url])
+    expect(checked).toEqual({ code: 0, stdout: 'ok idle\n', stderr: '' })
+  })
+
   it('answers a reminder change or a message whose owner died after writing it and before answering once: the rerun finds it instead of making it again', async () => {
     const db = await freshDatabase()
     const first = await replica(db, 'first')
