@@ -348,12 +348,12 @@ export class Host {
   }
 
   private async load(id: string): Promise<Session> {
-    if (this.replication && !(await this.replication.claim(id))) {
-      throw new HostError('session-elsewhere', `session ${id} runs on another replica`, { sessionId: id })
-    }
     const visitor = new FoldingVisitor(id, foldsIn(this.registry))
     let writer: SessionWriter
     try {
+      if (this.replication && !(await this.replication.claim(id))) {
+        throw new HostError('session-elsewhere', `session ${id} runs on another replica`, { sessionId: id })
+      }
       writer = await this.store.openSession(id, visitor)
     } catch (error) {
       if (isNotFound(error)) throw notFound(id)

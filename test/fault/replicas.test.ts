@@ -218,6 +218,39 @@ describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
     expect(checked).toEqual({ code: 0, stdout: 'ok idle\n', stderr: '' })
   })
 
+  it('answers 404 to every route of a session that does not exist, on any replica, and writes nothing', async () => {
+    const db = await freshDatabase()
+    const first = await replica(db, 'first')
+    const second = await replica(db, 'second')
+    const routes: [string, string, unknown?][] = [
+      ['GET', ''],
+      ['PATCH', '', { title: 'Renamed' }],
+      ['GET', '/events'],
+      ['POST', '/messages', { text: 'hi', clientTimeZone: 'UTC' }],
+      ['POST', '/cancel'],
+      ['GET', '/schedules'],
+      ['POST', '/schedules', { prompt: 'stretch', after_seconds: 60 }],
+      ['PATCH', '/schedules/schedule-1', { prompt: 'stretch more' }],
+      ['POST', '/schedules/schedule-1/snooze', { seconds: 600 }],
+      ['DELETE', '/schedules/schedule-1'],
+    ]
+    const answers: unknown[] = []
+    for (const server of [first, second]) {
+      for (const [method, suffix, body] of routes) {
+        const response = await fetch(`${server.url}/api/sessions/nosuch${suffix}`, {
+          method,
+          ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        })
+        answers.push([method, suffix, response.status, await response.json()])
+      }
+    }
+    // on the code before, the writes answered 503 with the database's foreign-key error, and Retry-After
+    const missing = { error: { code: 'session-not-found', message: 'session nosuch does not exist', details: { sessionId: 'nosuch' } } }
+    expect(answers).toEqual([...routes, ...routes].map(([method, suffix]) => [method, suffix, 404, missing]))
+    expect((await db.admin(`SELECT count(*)::int AS n FROM ${SCHEMA}.events`)).rows).toEqual([{ n: 0 }])
+    expect((await db.admin(`SELECT count(*)::int AS n FROM ${SCHEMA}.leases`)).rows).toEqual([{ n: 0 }])
+  })
+
   it('answers a reminder change or a message whose owner died after writing it and before answering once: the rerun finds it instead of making it again', async () => {
     const db = await freshDatabase()
     const first = await replica(db, 'first')

@@ -3,8 +3,11 @@ import { StoreError } from '../store-error.ts'
 import type { AssistantDelta } from '../../../protocol/index.ts'
 import type { CommandRun, ReplicaAnswer, ReplicaCommand, Replication } from '../store.ts'
 import { SCHEMA } from './migrations.ts'
-import { failureText, unavailable } from './pg-failure.ts'
+import { failureText, sqlState, unavailable } from './pg-failure.ts'
 import { checkout } from './pool-client.ts'
+
+/** PostgreSQL's SQLSTATE for a row naming a key that does not exist. */
+const FOREIGN_KEY_VIOLATION = '23503'
 
 /** The database clock in epoch ms: every replica reads lease expiry on the same clock. */
 export const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint'
@@ -289,6 +292,8 @@ export class PostgresReplication implements Replication {
     try {
       rows = (await this.pool.query<{ token: string }>(CLAIM, [id, this.owner, this.options.leaseMs])).rows
     } catch (error) {
+      // a lease names its session (a foreign key): none for a session that does not exist
+      if (sqlState(error) === FOREIGN_KEY_VIOLATION) throw new StoreError('not-found', `session ${id} does not exist`)
       throw unavailable(`session ${id}`, error)
     }
     if (rows.length === 0) return false
