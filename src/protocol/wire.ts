@@ -15,7 +15,10 @@ export const createSessionBody = z.object({
 
 /** `POST /api/sessions/:id/messages` body. */
 export const sendMessageBody = z.object({
-  text: z.string().refine((t) => t.trim().length > 0, 'text must not be empty'),
+  text: z
+    .string()
+    .refine((t) => t.trim().length > 0, 'text must not be empty')
+    .refine((t) => !t.includes('\u0000'), 'text must not contain the character U+0000'),
   clientTimeZone: z.unknown().optional(),
   mode: z.enum(['queue', 'steer']).optional(),
 })
@@ -34,7 +37,8 @@ export const renameSessionBody = z.object({
   title: z
     .string()
     .refine((t) => t.trim().length >= 1, 'title must not be empty')
-    .refine((t) => t.trim().length <= 120, 'title must be at most 120 characters'),
+    .refine((t) => t.trim().length <= 120, 'title must be at most 120 characters')
+    .refine((t) => !t.includes('\u0000'), 'title must not contain the character U+0000'),
 })
 
 /** Whether a session is running a turn. */

@@ -486,6 +486,8 @@ describe('POST /api/sessions/:id/messages', () => {
     ['a missing text', { clientTimeZone: 'UTC' }, 'text: Invalid input: expected string, received undefined'],
     ['an empty text', { text: '', clientTimeZone: 'UTC' }, 'text: text must not be empty'],
     ['a whitespace text', { text: ' \n\t ', clientTimeZone: 'UTC' }, 'text: text must not be empty'],
+    // PostgreSQL's text cannot hold it (a title made from the message would fail the session's writes there)
+    ['a text holding U+0000', { text: 'a\u0000b', clientTimeZone: 'UTC' }, 'text: text must not contain the character U+0000'],
     ['an unknown mode', { text: 'hi', clientTimeZone: 'UTC', mode: 'later' }, 'mode: Invalid option: expected one of "queue"|"steer"'],
     ['an unknown key', { text: 'hi', clientTimeZone: 'UTC', role: 'system' }, 'body: Unrecognized key: "role"'],
   ])('rejects %s with bad-request and writes nothing', async (_label, body, message) => {
@@ -838,6 +840,7 @@ describe('PATCH /api/sessions/:id (SPEC 8 v2)', () => {
       [{ title: '' }, 'title: title must not be empty'],
       [{ title: '   ' }, 'title: title must not be empty'],
       [{ title: 'x'.repeat(121) }, 'title: title must be at most 120 characters'],
+      [{ title: 'a\u0000b' }, 'title: title must not contain the character U+0000'],
       [{ title: 5 }, 'title: Invalid input: expected string, received number'],
       [{ title: 'ok', extra: 1 }, 'body: Unrecognized key: "extra"'],
       [{}, 'title: Invalid input: expected string, received undefined'],

@@ -233,6 +233,23 @@ describe('PostgreSQL store: summaries', () => {
     await vi.waitFor(async () => expect((await store.readEntry('s')).summary).toEqual(summary(3, T0 + 5)))
     await writer.close()
   })
+
+  it('keeps a title holding U+0000 (a log imported from files) as U+FFFD in its column, and the session writable', async () => {
+    const db = await freshDatabase()
+    const store = await openStore(db.url)
+    await store.createSession(header('s'))
+    const { writer } = await openLog(store, 's')
+    // on the code before, the append failed ("invalid byte sequence for encoding UTF8: 0x00") and the writer with it
+    writer.append([event(0)], { ...summary(1), title: 'a\u0000b' })
+    await writer.barrier()
+    expect((await store.readEntry('s')).summary?.title).toBe('a\uFFFDb')
+    await store.putSummary('s', { ...summary(1), title: 'c\u0000d' })
+    expect((await store.readEntry('s')).summary?.title).toBe('c\uFFFDd')
+    writer.append([event(1)], summary(2))
+    await writer.barrier()
+    expect((await store.readEntry('s')).summary).toEqual(summary(2))
+    await writer.close()
+  })
 })
 
 describe('PostgreSQL store: fencing and unknown outcomes', () => {

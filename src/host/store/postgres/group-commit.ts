@@ -7,6 +7,7 @@ import { SCHEMA } from './migrations.ts'
 import { refusedByServer } from './pg-failure.ts'
 import { checkout } from './pool-client.ts'
 import { EVENTS_CHANNEL, NOW_MS } from './replication.ts'
+import { columnTitle } from './column-text.ts'
 
 /**
  * Appends the batches of many sessions in one transaction (a single statement commits on its
@@ -253,7 +254,7 @@ export class GroupCommitter {
       starts.push(pending.start)
       ends.push(pending.start + pending.events.length)
       summaryCounts.push(summary?.eventCount ?? null)
-      titles.push(summary?.title ?? null)
+      titles.push(columnTitle(summary?.title ?? null))
       lastEventAts.push(summary?.lastEventAt ?? null)
       openTurns.push(summary?.openTurn ?? null)
       pendingInboxes.push(summary?.pendingInbox ?? null)

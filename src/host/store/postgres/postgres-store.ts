@@ -24,6 +24,7 @@ import { checkout } from './pool-client.ts'
 import { PostgresSessionWriter } from './postgres-writer.ts'
 import { decodeEvent, decodeHeader, type EventRow } from './rows.ts'
 import { DatabaseSetupError } from './setup-error.ts'
+import { columnTitle } from './column-text.ts'
 
 /** How to open the PostgreSQL store. */
 export type PostgresStoreOptions = {
@@ -237,7 +238,7 @@ export class PostgresStore implements Store {
       `session ${id}`,
       `UPDATE ${SCHEMA}.sessions SET summary_count = $2, title = $3, last_event_at = $4, open_turn = $5, pending_inbox = $6, next_due_at = $7
         WHERE id = $1 AND event_count = $2`,
-      [id, summary.eventCount, summary.title, summary.lastEventAt, summary.openTurn, summary.pendingInbox, summary.nextDueAt],
+      [id, summary.eventCount, columnTitle(summary.title), summary.lastEventAt, summary.openTurn, summary.pendingInbox, summary.nextDueAt],
     )
   }
 
