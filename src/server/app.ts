@@ -182,10 +182,12 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get('/api/sessions/:id/stream', async (c) => {
     const id = sessionIdParam(c)
-    const lastId = c.req.header('last-event-id') ?? c.req.query('after')
+    const header = c.req.header('last-event-id')
+    const lastId = header ?? c.req.query('after')
     let cursor: number | null = null
     if (lastId !== undefined && lastId !== '') {
-      if (!/^-?\d{1,15}$/.test(lastId)) throw new ApiError('bad-request', 'Last-Event-ID must be an integer seq')
+      // the error names where the cursor came from
+      if (!/^-?\d{1,15}$/.test(lastId)) throw new ApiError('bad-request', `${header === undefined ? 'after' : 'Last-Event-ID'} must be an integer seq`)
       cursor = Math.max(-1, Number(lastId))
     }
     const feed = await host.feed(id)

@@ -156,6 +156,12 @@ describe('GET /api/sessions/:id/stream', () => {
       status: 400,
       body: { error: { code: 'bad-request', message: 'Last-Event-ID must be an integer seq' } },
     })
+    // the same cursor in the query is named as it was sent (on the code before, "Last-Event-ID must be …")
+    const query = await fetch(`${server.url}/api/sessions/r/stream?after=abc`)
+    expect({ status: query.status, body: await query.json() }).toEqual({
+      status: 400,
+      body: { error: { code: 'bad-request', message: 'after must be an integer seq' } },
+    })
     const unknown = await fetch(`${server.url}/api/sessions/nope/stream`)
     expect({ status: unknown.status, body: await unknown.json() }).toEqual({
       status: 404,
