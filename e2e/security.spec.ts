@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 import type { BrowserContext, Page, Request } from '@playwright/test'
 import { diffSnapshots, snapshotDir } from '../test/fault/support.ts'
 import { CspWatch } from './support/csp.ts'
+import { expectAccessible } from './support/axe.ts'
+import { createSessionFromUi, sendMessage } from './support/browser.ts'
 import { expect, test } from './support/fixtures.ts'
 
 /**
@@ -219,4 +221,38 @@ test('the CSP blocks inline scripts and inline style attributes in the overlay, 
   } finally {
     await context.close()
   }
+})
+
+test('a tab without the access token is asked for it at once, told when the one it had is refused, and gets in with the right one', async ({ zones, servers }, testInfo) => {
+  const token = 'kitchen-table-4280-token'
+  const server = await servers.start({ args: ['--token', token] })
+  const page = await zones.open('Europe/Berlin')
+  let listed = 0
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/sessions' && request.method() === 'GET') listed++
+  })
+  await page.goto(`${server.url}/`)
+  const signIn = page.getByTestId('sign-in')
+  // on the code before, "Loading sessions…" while each refusal was tried again, then an error with no way in
+  await expect(signIn).toContainText('This server asks for an access token. Open the link you were given (it ends in ?access_token=…), or paste the token here.')
+  await expect(signIn.getByRole('alert')).toHaveCount(0)
+  await expect(page.getByTestId('sign-in-token')).toBeFocused()
+  await expectAccessible(page, testInfo, 'sign-in')
+  expect(listed).toBe(1)
+
+  await page.getByTestId('sign-in-token').fill('not-the-token-at-all')
+  await page.getByTestId('sign-in-submit').click()
+  await expect(signIn.getByRole('alert')).toHaveText('The access token this tab had was not accepted.')
+
+  await page.getByTestId('sign-in-token').fill(`  ${token} `)
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('sign-in')).toHaveCount(0)
+  await expect(page.getByText('No sessions yet.')).toBeVisible()
+  const id = await createSessionFromUi(page)
+  await sendMessage(page, 'What time is it?')
+  await expect(page.getByTestId('message-assistant')).toHaveCount(1)
+  // kept for the tab: a reload stays in, and the token is never in the address
+  await page.reload()
+  await expect(page.getByTestId('message-assistant')).toHaveCount(1)
+  expect(page.url()).toBe(`${server.url}/s/${id}`)
 })

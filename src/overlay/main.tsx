@@ -2,11 +2,17 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './components/App.tsx'
+import { ApiError } from './data/http.ts'
 import './styles.css'
 
 const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { staleTime: 5_000, refetchOnWindowFocus: true },
+    // a refusal for want of a token is not tried again: the overlay asks to sign in at once
+    queries: {
+      staleTime: 5_000,
+      refetchOnWindowFocus: true,
+      retry: (failures, error) => !(error instanceof ApiError && error.status === 401) && failures < 3,
+    },
     mutations: { retry: false },
   },
 })

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { useAppStream } from '../data/app-stream.ts'
+import { useSignInNeeded } from '../data/auth.ts'
 import { useOfflineCause } from '../data/connectivity.ts'
 import { setActiveSession, useUnread, type DueNotice } from '../data/notices.ts'
 import { useSession } from '../data/queries.ts'
@@ -13,6 +14,7 @@ import { sessionName } from '../lib/session-name.ts'
 import { ClockWarning, OfflineBanner } from './Banners.tsx'
 import { SessionSidebar } from './SessionSidebar.tsx'
 import { SessionView } from './SessionView.tsx'
+import { SignIn } from './SignIn.tsx'
 import { Toasts } from './Toasts.tsx'
 import { ZoneBar } from './ZoneBar.tsx'
 
@@ -28,8 +30,13 @@ function useDocumentTitle(sessionId: string | null, browserZone: string | null, 
   }, [name, count])
 }
 
-/** The overlay: skip link, Session list beside the open Session named by the URL, offline and clock banners, and due-reminder toasts. */
+/** The overlay, or, while the server refuses this tab for want of a valid access token, the way to sign in. */
 export function App() {
+  return useSignInNeeded() ? <SignIn /> : <Overlay />
+}
+
+/** The overlay: skip link, Session list beside the open Session named by the URL, offline and clock banners, and due-reminder toasts. */
+function Overlay() {
   const { sessionId, openSession } = useSessionRoute()
   const browserZone = useBrowserZone()
   const locale = useLocale()

@@ -1,4 +1,4 @@
-import { accessToken } from './auth.ts'
+import { accessToken, reportUnauthorized } from './auth.ts'
 
 /** An API failure: the server's `{error:{code,message,details?}}`, or a network/format failure. */
 export class ApiError extends Error {
@@ -65,6 +65,7 @@ export async function apiRequest<T>(
       throw new ApiError(response.status, 'bad-response', `The server sent an unreadable answer (${response.status}).`)
     }
   }
+  if (response.status === 401) reportUnauthorized()
   if (!response.ok) throw errorFromBody(response.status, body)
   return body as T
 }

@@ -63,7 +63,7 @@ export function useSession(id: string, enabled = true) {
     queryFn: ({ signal }) => apiRequest<GetSessionResponse>(sessionApiPath(id), { signal }),
     select: (data) => data.session,
     enabled,
-    retry: (failures, error) => !(error instanceof ApiError && error.status === 404) && failures < 3,
+    retry: (failures, error) => !(error instanceof ApiError && (error.status === 404 || error.status === 401)) && failures < 3,
   })
 }
 

@@ -1,5 +1,5 @@
 import { SseParser, type SseMessage } from '../lib/sse-parser.ts'
-import { accessToken } from './auth.ts'
+import { accessToken, reportUnauthorized } from './auth.ts'
 
 /** What a stream tells its owner. */
 export type SseHandlers = {
@@ -67,8 +67,9 @@ export function openSse(options: SseOptions, handlers: SseHandlers): () => void 
     if (!response.ok || response.body === null) {
       controller = null
       void response.body?.cancel()
+      if (response.status === 401) reportUnauthorized()
       handlers.onHttpError?.(response.status)
-      retry(response.status === 404 ? NOT_FOUND_RETRY_MS : backoff())
+      retry(response.status === 404 || response.status === 401 ? NOT_FOUND_RETRY_MS : backoff())
       return
     }
     attempt = 0
