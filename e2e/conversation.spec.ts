@@ -538,3 +538,29 @@ test('a Session opened by its link is in the list, marked as the one open, even 
   expect(await items.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-session-id')))).toEqual(order)
   await expect(items.last()).toHaveAttribute('aria-current', 'page')
 })
+
+test('a message the server could not take says so until the person changes it or sends it again', async ({ zones, servers }) => {
+  const server = await servers.start({ script: [{ text: 'Taken this time.' }] })
+  const page = await zones.open('Europe/Berlin', server.url)
+  await createSessionFromUi(page)
+  await page.route('**/messages', (route) =>
+    route.fulfill({
+      status: 503,
+      headers: { 'retry-after': '1' },
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'storage-unavailable', message: 'storage for session s is unavailable' } }),
+    }),
+  )
+  const input = page.getByTestId('composer-input')
+  await input.fill('Book the table for Friday')
+  await page.getByTestId('composer-send').click()
+  await expect(page.getByRole('alert')).toHaveText('Not sent: storage for session s is unavailable')
+  await page.unroute('**/messages')
+  // on the code before, the notice stayed while the person went on typing, until the next send
+  await input.press('End')
+  await page.keyboard.type(' at eight')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  await page.getByTestId('composer-send').click()
+  await expect(input).toHaveValue('')
+  await expect(page.getByTestId('message-assistant')).toHaveText(/Taken this time\./)
+})

@@ -99,7 +99,12 @@ export function Composer({ sessionId, running, offline }: { sessionId: string; r
         className="composer-input"
         data-testid="composer-input"
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          // a refusal is of the message sent: a change to it clears the notice (the next send says how that one went);
+          // a send whose answer was lost stays said, as the server may hold it
+          if (send.isError && !answerLost(send.error)) resetSend()
+          setText(event.target.value)
+        }}
         onKeyDown={onKeyDown}
         rows={2}
         dir="auto"
