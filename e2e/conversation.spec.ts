@@ -564,3 +564,23 @@ test('a message the server could not take says so until the person changes it or
   await expect(input).toHaveValue('')
   await expect(page.getByTestId('message-assistant')).toHaveText(/Taken this time\./)
 })
+
+test('a link to a Session that does not exist says so, and the page stops asking the server about it', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('Europe/Berlin')
+  const asked: string[] = []
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname
+    if (path.startsWith('/api/sessions/nosuch')) asked.push(path)
+  })
+  await page.clock.install()
+  await page.goto(`${server.url}/s/nosuch`)
+  await expect(page.getByText('Session not found.')).toBeVisible()
+  await page.clock.runFor(1_000)
+  const opened = asked.length
+  expect(new Set(asked)).toEqual(new Set(['/api/sessions/nosuch', '/api/sessions/nosuch/events', '/api/sessions/nosuch/schedules']))
+  // 40 s more of the page's timers (its stream stays open): on the code before, each 404 was asked again, three times
+  await page.clock.runFor(40_000)
+  await expect(page.getByText('Session not found.')).toBeVisible()
+  expect(asked.length).toBe(opened)
+})

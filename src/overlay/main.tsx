@@ -7,11 +7,11 @@ import './styles.css'
 
 const queryClient = new QueryClient({
   defaultOptions: {
-    // a refusal for want of a token is not tried again: the overlay asks to sign in at once
+    // a refusal for want of a token is not tried again (the overlay asks to sign in at once), nor what does not exist
     queries: {
       staleTime: 5_000,
       refetchOnWindowFocus: true,
-      retry: (failures, error) => !(error instanceof ApiError && error.status === 401) && failures < 3,
+      retry: (failures, error) => !(error instanceof ApiError && (error.status === 401 || error.status === 404)) && failures < 3,
     },
     mutations: { retry: false },
   },

@@ -51,7 +51,8 @@ export function SessionView({
   const now = useNow(60_000)
   const cancel = useCancelTurn(sessionId)
   const retry = useSendMessage(sessionId)
-  const reminders = useSchedules(sessionId).data?.length ?? 0
+  // a Session that could not be loaded has no reminders to ask for
+  const reminders = useSchedules(sessionId, !session.isError).data?.length ?? 0
   const [drawer, setDrawer] = useState(false)
   const running = session.data?.status === 'running'
   const top = useRootLength<HTMLDivElement>(SESSION_TOP_BOTTOM, bottomOf, '.main')
