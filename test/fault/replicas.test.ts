@@ -92,6 +92,11 @@ function texts(events: readonly SessionEvent[], kind: 'user' | 'schedule'): stri
 
 const WAIT = { timeout: 20_000, interval: 50 }
 
+/** The `dispatch` changes of a log: a reminder delivered. */
+function dispatchesIn(events: readonly SessionEvent[]): SessionEvent[] {
+  return events.filter((e) => e.type === 'schedule/change' && (e.data as { operation: string }).operation === 'dispatch')
+}
+
 describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
   it('runs a message posted to any replica on the one that holds the lease, and every replica streams every event in order', async () => {
     const db = await freshDatabase()
@@ -181,7 +186,7 @@ describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
     expect(ends[0].time - killedAt).toBeLessThanOrEqual(LEASE_MS + 1000)
     expect(texts(log, 'user')).toEqual(['first, slow', 'second, queued'])
     expect(texts(log, 'schedule')).toHaveLength(1)
-    const dispatches = log.filter((e) => e.type === 'schedule/change' && (e.data as { operation: string }).operation === 'dispatch')
+    const dispatches = dispatchesIn(log)
     expect(dispatches).toHaveLength(1)
     expect(await leaseOwner(db, 'f')).toMatch(/^other\./)
     await vi.waitFor(() => expect(seen.events).toEqual(log), WAIT)
@@ -192,7 +197,7 @@ describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
   it('delivers the reminder of an idle session whose owner died, made on that owner after the other replica started, within about a lease of its time', async () => {
     const db = await freshDatabase()
     const owner = await replica(db, 'owner')
-    const other = await replica(db, 'other')
+    await replica(db, 'other')
     expect((await post(`${owner.url}/api/sessions`, { sessionId: 'idle', timeZone: 'UTC' })).status).toBe(201)
     const made = await post(`${owner.url}/api/sessions/idle/schedules`, { prompt: 'stretch', after_seconds: 3 })
     expect(made.status).toBe(201)
@@ -210,7 +215,7 @@ describe('replicas on one PostgreSQL (SPEC 14.3)', { timeout: 90_000 }, () => {
       expect(texts(events, 'schedule')).toHaveLength(1)
       return events
     }, WAIT)
-    const dispatches = log.filter((e) => e.type === 'schedule/change' && (e.data as { operation: string }).operation === 'dispatch')
+    const dispatches = dispatchesIn(log)
     expect(dispatches).toHaveLength(1)
     expect(dispatches[0].time - dueAt).toBeLessThanOrEqual(2 * LEASE_MS + 1000)
     expect(await leaseOwner(db, 'idle')).toMatch(/^other\./)

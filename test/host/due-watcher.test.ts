@@ -40,6 +40,15 @@ function watcher(pollMs?: number) {
   return { clock, timers, index, open, refusing, wakes, due, start, looked, fire }
 }
 
+/** A watcher whose one entry is due now and whose session refuses to open; its first look is under way. */
+function refusedNow() {
+  const w = watcher()
+  w.index.push({ id: 'a', nextDueAt: w.start })
+  w.refusing.add('a')
+  w.due.refresh()
+  return w
+}
+
 describe('due watcher (SPEC 12.1)', () => {
   it('looks at the index again after its longest wait when nothing is due, so an entry made meanwhile is woken when due', async () => {
     const w = watcher()
@@ -65,10 +74,7 @@ describe('due watcher (SPEC 12.1)', () => {
   })
 
   it('tries a refused wake again after 1 s, then after twice as long each time, until the session opens', async () => {
-    const w = watcher()
-    w.index.push({ id: 'a', nextDueAt: w.start })
-    w.refusing.add('a')
-    w.due.refresh()
+    const w = refusedNow()
     const waits: number[] = []
     for (let i = 0; i < 4; i++) {
       waits.push(await w.looked())
@@ -87,10 +93,7 @@ describe('due watcher (SPEC 12.1)', () => {
   })
 
   it('waits at most 5 min between tries, looking at the index every 30 s meanwhile, and tries a moved entry at once', async () => {
-    const w = watcher()
-    w.index.push({ id: 'a', nextDueAt: w.start })
-    w.refusing.add('a')
-    w.due.refresh()
+    const w = refusedNow()
     // the wait doubles to 256 s, then stays at 300 s; the timer never waits longer than 30 s
     let tries = 0
     for (let looks = 0; looks < 200 && tries < 12; looks++) {
