@@ -267,3 +267,31 @@ test('the reminder form says of a daily or weekly time the next days the clocks 
   await expect(note).toHaveCount(0)
   await expect(form.getByTestId('reminder-time')).not.toHaveAttribute('aria-describedby')
 })
+
+test('a weekly reminder that starts months from now says from when, and a new time from the form keeps its start', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('America/New_York', server.url)
+  const id = await createSessionFromUi(page)
+  const startMs = Date.now() + 100 * 86_400_000
+  const starts = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(startMs)
+  const [year, month, day] = starts.split('-').map(Number)
+  const from = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' }).format(Date.UTC(year, month - 1, day))
+  const posted = await fetch(`${server.url}/api/sessions/${id}/schedules`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'gym', rrule: 'FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=7;BYMINUTE=0', time_zone: 'America/New_York', starts, catch_up: 'all' }),
+  })
+  expect(posted.status).toBe(201)
+  const reminder = page.getByTestId('reminder')
+  // on the code before, "Every Monday and Wednesday at 7:00 AM · New York", as if it ran already
+  await expect(reminder.getByTestId('reminder-rule')).toHaveText(new RegExp(`^Every Monday and Wednesday at 7:00 AM, from ${from} · New York · schedule-1$`))
+  await reminder.getByTestId('reminder-edit').click()
+  const form = page.getByTestId('reminder-form')
+  await form.getByTestId('reminder-time').fill('07:30')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  const [kept] = await fetchSchedules(server.url, id)
+  // on the code before, the new time started the series today
+  expect([kept.rrule, kept.starts]).toEqual(['FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=7;BYMINUTE=30', starts])
+  await expect(reminder.getByTestId('reminder-rule')).toHaveText(new RegExp(`^Every Monday and Wednesday at 7:30 AM, from ${from} · New York · schedule-1$`))
+})

@@ -344,9 +344,9 @@ function rezoneAt(record: Extract<ScheduleRecord, { kind: 'at' }>, zoneValue: un
 
 /**
  * The record an update makes of an active one (SPEC 7.8). A new selector is validated exactly as on
- * create (the implicit-zone rule included) and keeps the catch-up policy unless given; without one,
- * a calendar rule is re-validated with the changed zone, start or policy, a local `at` is read in
- * the new zone at the same wall time, and a prompt alone leaves the target as it is.
+ * create (the implicit-zone rule included) and keeps the catch-up policy unless given (a new rule also keeps a
+ * start on a later day than today); without one, a calendar rule is re-validated with the changed zone, start or
+ * policy, a local `at` is read in the new zone at the same wall time, and a prompt alone leaves the target as it is.
  */
 export function resolveUpdate(record: ScheduleRecord, fields: Record<string, unknown>, context: Omit<CreateContext, 'nextId'>): ScheduleResult<ScheduleRecord> {
   const withId = { ...context, nextId: record.id }
@@ -359,7 +359,13 @@ export function resolveUpdate(record: ScheduleRecord, fields: Record<string, unk
   if (selector !== undefined) {
     const inherited = record.kind === 'every' || record.kind === 'calendar' ? record.catchUp : undefined
     const keepCatchUp = inherited !== undefined && (selector === 'rrule' || selector === 'every_seconds') && !Object.hasOwn(fields, 'catch_up')
-    return createRecord({ ...fields, prompt, ...(keepCatchUp ? { catch_up: inherited } : {}) }, withId)
+    // a new rule of a series that starts on a later day keeps that start (today's default would move it earlier)
+    const keepStarts =
+      record.kind === 'calendar' && selector === 'rrule' && !Object.hasOwn(fields, 'starts') && record.starts > formatDate(todayIn(record.timeZone, context.now))
+    return createRecord(
+      { ...fields, prompt, ...(keepCatchUp ? { catch_up: inherited } : {}), ...(keepStarts ? { starts: record.starts } : {}) },
+      withId,
+    )
   }
   const options = OPTION_KEYS.filter((key) => Object.hasOwn(fields, key))
   switch (record.kind) {

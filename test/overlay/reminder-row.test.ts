@@ -48,6 +48,13 @@ describe('describeRule', () => {
   it('writes a calendar rule’s times, yearly date and end as the locale does', () => {
     const rule = (rrule: string, timeZone = 'America/New_York'): ScheduleView => ({ ...weekdays, rrule, timeZone })
     expect(describeRule(weekdays, 'en-US', 'America/New_York')).toBe('Weekdays at 8:30 AM · New York')
+    // a series that starts on a later day says from when (on the code before, it read as running already)
+    const later = { ...weekdays, starts: '2027-03-01' }
+    expect(describeRule(later, 'en-US', 'America/New_York', T)).toBe('Weekdays at 8:30 AM, from March 1, 2027 · New York')
+    expect(describeRule(later, 'en-GB', 'America/New_York', T)).toBe('Weekdays at 08:30, from 1 March 2027 · New York')
+    // T is the evening of 14 July in New York: a start on the 14th is today, on the 15th a later day
+    expect(describeRule({ ...weekdays, starts: '2026-07-14' }, 'en-US', 'America/New_York', T)).toBe('Weekdays at 8:30 AM · New York')
+    expect(describeRule({ ...weekdays, starts: '2026-07-15' }, 'en-US', 'America/New_York', T)).toBe('Weekdays at 8:30 AM, from July 15, 2026 · New York')
     expect(describeRule(rule('FREQ=DAILY;BYHOUR=8,20;BYMINUTE=0;COUNT=4'), 'en-US', 'America/New_York')).toBe('Every day at 8:00 AM and 8:00 PM, 4 times · New York')
     expect(describeRule(rule('FREQ=DAILY;BYHOUR=8,20;BYMINUTE=0;COUNT=4'), 'en-GB', 'America/New_York')).toBe('Every day at 08:00 and 20:00, 4 times · New York')
     expect(describeRule(rule('FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10;BYMINUTE=0'), 'en-US', 'America/New_York')).toBe('Yearly on March 3 at 10:00 AM · New York')

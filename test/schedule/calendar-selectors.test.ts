@@ -118,6 +118,24 @@ describe('resolveUpdate', () => {
     expect(update(daily, { rrule: 'FREQ=DAILY;BYHOUR=10', time_zone: 'Europe/Berlin' })).toEqual({ ...daily, rrule: 'FREQ=DAILY;BYHOUR=10', scheduledAt: '2026-07-15T08:00:00.000Z' })
   })
 
+  it('keeps the start of a series that starts on a later day when its rule changes, and starts one already running today', () => {
+    const later = { ...daily, starts: '2026-09-01', scheduledAt: '2026-09-01T07:00:00.000Z' }
+    // on the code before, the new rule started today: the series due on 1 September came due tomorrow morning
+    expect(update(later, { rrule: 'FREQ=DAILY;BYHOUR=10', time_zone: 'Europe/Berlin' })).toEqual({
+      ...later,
+      rrule: 'FREQ=DAILY;BYHOUR=10',
+      scheduledAt: '2026-09-01T08:00:00.000Z',
+    })
+    expect(update(later, { rrule: 'FREQ=DAILY;BYHOUR=10', starts: '2026-08-01' })).toMatchObject({ starts: '2026-08-01', scheduledAt: '2026-08-01T08:00:00.000Z' })
+    const running = { ...daily, starts: '2026-07-01' }
+    expect(update(running, { rrule: 'FREQ=DAILY;BYHOUR=10', time_zone: 'Europe/Berlin' })).toEqual({
+      ...running,
+      rrule: 'FREQ=DAILY;BYHOUR=10',
+      starts: '2026-07-15',
+      scheduledAt: '2026-07-15T08:00:00.000Z',
+    })
+  })
+
   it('changes the zone of a calendar rule and keeps its wall time', () => {
     expect(update(daily, { time_zone: 'America/New_York' })).toEqual({ ...daily, timeZone: 'America/New_York', scheduledAt: '2026-07-15T13:00:00.000Z' })
   })

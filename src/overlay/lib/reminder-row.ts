@@ -30,7 +30,7 @@ export type ReminderRow = {
  * its place, its times and dates as the locale writes them (`Weekdays at 8:30 AM · New York` in en-US); `zone` is the
  * one the reminder keeps time in, where an end instant is said.
  */
-export function describeRule(view: ScheduleView, locale: string, zone: string | null): string {
+export function describeRule(view: ScheduleView, locale: string, zone: string | null, nowMs?: number): string {
   switch (view.kind) {
     case 'at':
       return 'Once'
@@ -39,7 +39,11 @@ export function describeRule(view: ScheduleView, locale: string, zone: string | 
     case 'every':
       return everyWords(view.everySeconds)
     case 'calendar': {
-      const words = describeRrule(view.rrule, ruleForms(locale, zone ?? 'UTC')) ?? view.rrule
+      const forms = ruleForms(locale, zone ?? 'UTC')
+      const rule = describeRrule(view.rrule, forms) ?? view.rrule
+      // a series that starts on a later day says from when: its rule alone reads as if it ran already
+      const later = nowMs === undefined ? null : laterStart(view.starts, view.timeZone ?? zone ?? 'UTC', nowMs)
+      const words = later === null ? rule : `${rule}, from ${forms.date(later.year, later.month, later.day)}`
       return view.timeZone === null ? words : `${words} · ${zonePlace(view.timeZone)}`
     }
     default: {
@@ -47,6 +51,15 @@ export function describeRule(view: ScheduleView, locale: string, zone: string | 
       return unreachable
     }
   }
+}
+
+/** The start date of a series (`YYYY-MM-DD`) when it is a later day than today in `zone`, else null. */
+function laterStart(starts: string, zone: string, nowMs: number): { year: number; month: number; day: number } | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(starts)
+  if (match === null) return null
+  const today = wallClockAt(zone, nowMs)
+  const todayText = `${String(today.year).padStart(4, '0')}-${String(today.month).padStart(2, '0')}-${String(today.day).padStart(2, '0')}`
+  return starts > todayText ? { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) } : null
 }
 
 /** The zone a reminder keeps time in: its own (`timeZone` of the view), else the Session's. */
@@ -92,7 +105,7 @@ export function reminderRow(view: ScheduleView, sessionZone: string | null, brow
   return {
     id: view.id,
     prompt: view.prompt,
-    rule: describeRule(view, locale, zone),
+    rule: describeRule(view, locale, zone, nowMs),
     scheduledAt: view.scheduledAt,
     zone,
     times: target === null ? { own: null, browser: null } : zonedTimes(target, zone, browserZone, locale, nowMs),
