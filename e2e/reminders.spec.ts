@@ -285,3 +285,83 @@ test('a reminder deleted in another browser while it is edited here is said to b
   await expect(page.getByTestId('reminder-deleted')).toBeVisible()
   await expect(form).toHaveCount(0)
 })
+
+test('keyboard: leaving a reminder’s form returns to its row, Dismiss after a delete keeps the place, and this browser’s zone keeps focus in the form', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('America/New_York', server.url)
+  const id = await createSessionFromUi(page)
+  for (const prompt of ['first', 'second', 'third']) {
+    const response = await fetch(`${server.url}/api/sessions/${id}/schedules`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt, after_seconds: 3_600 }),
+    })
+    expect(response.status).toBe(201)
+  }
+  const row = (n: number) => page.getByTestId('reminder').nth(n)
+  await expect(page.getByTestId('reminder')).toHaveCount(3)
+  const form = page.getByTestId('reminder-form')
+  // on the code before, Escape and Cancel sent focus to "New reminder" at the top
+  await row(1).getByTestId('reminder-edit').click()
+  await page.keyboard.press('Escape')
+  await expect(form).toHaveCount(0)
+  await expect(row(1).getByTestId('reminder-edit')).toBeFocused()
+  await row(2).getByTestId('reminder-edit').click()
+  await form.getByRole('button', { name: 'Cancel' }).click()
+  await expect(row(2).getByTestId('reminder-edit')).toBeFocused()
+
+  // Dismiss after deleting the second: focus on the reminder now in its place (on the code before, "New reminder")
+  await row(1).getByTestId('reminder-delete').click()
+  await page.getByTestId('reminder-deleted').getByTestId('reminder-dismiss').click()
+  await expect(page.getByTestId('reminder')).toHaveCount(2)
+  await expect(row(1).getByTestId('reminder-edit')).toBeFocused()
+  await expect(row(1)).toContainText('third')
+
+  // in a Tokyo Session, this browser's zone is one button away; it goes once picked, and focus stays in the form
+  const tokyo = await (await fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ timeZone: 'Asia/Tokyo' }) })).json() as { session: { id: string } }
+  await page.goto(`${server.url}/s/${tokyo.session.id}`)
+  await page.getByTestId('reminder-new').click()
+  await page.getByTestId('reminder-zone-browser').click()
+  await expect(page.getByTestId('reminder-zone-browser')).toHaveCount(0)
+  await expect(form.getByTestId('reminder-zone')).toBeFocused()
+  await expect(form.getByTestId('reminder-zone')).toHaveValue('America/New_York')
+  await page.keyboard.press('Escape')
+  await expect(form).toHaveCount(0)
+  await expect(page.getByTestId('reminder-new')).toBeFocused()
+})
+
+test('a new reminder’s date and time stay an hour from now in the zone picked, until the person sets them', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('America/New_York', server.url)
+  await createSessionFromUi(page)
+  await page.getByTestId('reminder-new').click()
+  const form = page.getByTestId('reminder-form')
+  const wallIn = (zone: string) => {
+    const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(Date.now() + 3_600_000)
+    const get = (type: string) => parts.find((part) => part.type === type)?.value ?? ''
+    return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` }
+  }
+  const when = async () => ({ date: await form.getByTestId('reminder-date').inputValue(), time: await form.getByTestId('reminder-time').inputValue() })
+  const near = (shown: { date: string; time: string }, zone: string) => {
+    const expected = wallIn(zone)
+    const minutes = (w: { date: string; time: string }) => Date.parse(`${w.date}T${w.time}:00Z`) / 60_000
+    // rounded up to the next five minutes
+    const ahead = minutes(shown) - minutes(expected)
+    return ahead >= -1 && ahead <= 6
+  }
+  expect(near(await when(), 'America/New_York')).toBe(true)
+  // on the code before, Tokyo kept New York's wall time: "… has already passed in Tokyo", or hours away
+  await form.getByTestId('reminder-zone').selectOption('Asia/Tokyo')
+  expect(near(await when(), 'Asia/Tokyo')).toBe(true)
+  await form.getByTestId('reminder-prompt').fill('call Kenji')
+  await form.getByTestId('reminder-save').click()
+  await expect(form).toHaveCount(0)
+  await expect(page.getByTestId('reminder')).toContainText('call Kenji')
+
+  // once the person sets the time, another zone keeps it
+  await page.getByTestId('reminder-new').click()
+  await form.getByTestId('reminder-time').fill('23:45')
+  const date = await form.getByTestId('reminder-date').inputValue()
+  await form.getByTestId('reminder-zone').selectOption('Europe/London')
+  expect(await when()).toEqual({ date, time: '23:45' })
+})

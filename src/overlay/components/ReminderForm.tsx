@@ -38,6 +38,7 @@ export function ReminderForm({
   /** The reminder edited is no longer among the active ones. */
   gone?: boolean
   offline: boolean
+  /** Closes the form; focus goes back to the row of `scheduleId` (made, saved or left), else to New reminder. */
   onDone: (scheduleId: string | null) => void
 }) {
   // a gone reminder's form makes a new one of the draft
@@ -72,6 +73,17 @@ export function ReminderForm({
     edited()
     setDraft((old) => ({ ...old, ...patch }))
   }
+  // a new reminder's date and time, until the person sets them, are an hour from now in the zone picked
+  const timeSet = useRef(false)
+  const changeWhen = (patch: Pick<Partial<ReminderDraft>, 'date' | 'time'>) => {
+    timeSet.current = true
+    change(patch)
+  }
+  const changeZone = (zone: string) => {
+    if (edits !== null || timeSet.current) return change({ zone })
+    const { date, time } = newDraft(zone, trustedNow())
+    change({ zone, date, time })
+  }
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
@@ -105,7 +117,7 @@ export function ReminderForm({
       onKeyDown={(event) => {
         if (event.key !== 'Escape') return
         event.preventDefault()
-        onDone(null)
+        onDone(edits?.view.id ?? null)
       }}
       aria-label={edits === null ? 'New reminder' : `Edit reminder ${edits.view.id}`}>
       {gone && edits !== null && (
@@ -149,7 +161,7 @@ export function ReminderForm({
           {draft.kind === 'at' && (
             <div className="field">
               <label htmlFor={ids.date}>Date</label>
-              <input id={ids.date} type="date" data-testid="reminder-date" value={draft.date} onChange={(e) => change({ date: e.target.value })} />
+              <input id={ids.date} type="date" data-testid="reminder-date" value={draft.date} onChange={(e) => changeWhen({ date: e.target.value })} />
             </div>
           )}
           <div className="field">
@@ -159,7 +171,7 @@ export function ReminderForm({
               type="time"
               data-testid="reminder-time"
               value={draft.time}
-              onChange={(e) => change({ time: e.target.value })}
+              onChange={(e) => changeWhen({ time: e.target.value })}
               {...(note === null ? {} : { 'aria-describedby': ids.note })}
             />
           </div>
@@ -170,7 +182,7 @@ export function ReminderForm({
           {note}
         </p>
       )}
-      {local && <ZonePicker value={draft.zone} onChange={(zone) => change({ zone })} sessionZone={sessionZone} browserZone={browserZone} />}
+      {local && <ZonePicker value={draft.zone} onChange={changeZone} sessionZone={sessionZone} browserZone={browserZone} />}
       {!local && (
         <div className="field-row">
           <div className="field">
@@ -218,7 +230,7 @@ export function ReminderForm({
         <button type="submit" className="button button-primary" data-testid="reminder-save" disabled={pending || offline}>
           {pending ? 'Saving…' : gone ? 'Create as new reminder' : editing === null ? 'Create reminder' : 'Save changes'}
         </button>
-        <button type="button" className="button" onClick={() => onDone(null)}>
+        <button type="button" className="button" onClick={() => onDone(edits?.view.id ?? null)}>
           Cancel
         </button>
       </div>

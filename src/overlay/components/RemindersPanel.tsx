@@ -219,8 +219,11 @@ export function RemindersPanel({
         className="button button-small button-quiet"
         data-testid="reminder-dismiss"
         onClick={() => {
+          // focus keeps the person's place: the Edit of the reminder now where the deleted one stood (or the one before it)
+          const near = views[Math.min(deletedAt, views.length - 1)]
           setDeleted(null)
-          newRef.current?.focus()
+          const target = near === undefined ? null : listRef.current?.querySelector<HTMLElement>(`[data-schedule-id="${CSS.escape(near.id)}"] [data-testid="reminder-edit"]`)
+          ;(target ?? newRef.current)?.focus()
         }}
       >
         Dismiss

@@ -6,7 +6,7 @@ import { useMediaQuery } from '../hooks/use-media-query.ts'
 import { useNow } from '../hooks/use-now.ts'
 import { instantMs } from '../lib/countdown.ts'
 import { sessionName } from '../lib/session-name.ts'
-import { COMPOSER_ID, focusComposer } from '../lib/focus.ts'
+import { COMPOSER_ID, focusComposer, focusNextComposer } from '../lib/focus.ts'
 import { snoozedAgain, zonedTimes } from '../lib/zoned-time.ts'
 
 function Toast({
@@ -65,6 +65,8 @@ function Toast({
             onClick={() => {
               dismissToast(notice.key)
               onOpen(notice.sessionId)
+              // the toast goes as the Session opens: focus waits for its message box, not on <body>
+              focusNextComposer()
             }}
           >
             Open

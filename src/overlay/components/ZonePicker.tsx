@@ -51,7 +51,16 @@ export function ZonePicker({
           <optgroup label="All zones">{others}</optgroup>
         </select>
         {browserZone !== null && !sameTimeZone(value, browserZone) && (
-          <button type="button" className="button button-small" data-testid="reminder-zone-browser" onClick={() => onChange(browserZone)}>
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="reminder-zone-browser"
+            onClick={() => {
+              onChange(browserZone)
+              // the button goes once the zone is this browser's: focus stays with the zone, in the form
+              document.getElementById(id)?.focus()
+            }}
+          >
             Use this browser’s zone ({zonePlace(browserZone)})
           </button>
         )}

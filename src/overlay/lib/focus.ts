@@ -14,6 +14,11 @@ export function focusComposer(): void {
   }
 }
 
+/** Moves focus to the message box of the Session being opened, once it appears (the one on screen now is about to go). */
+export function focusNextComposer(): void {
+  pending = true
+}
+
 /** Called by the message box when it mounts: takes a focus request made before it existed. */
 export function takePendingComposerFocus(box: HTMLElement): void {
   if (!pending) return
