@@ -365,3 +365,33 @@ test('a new reminder’s date and time stay an hour from now in the zone picked,
   await form.getByTestId('reminder-zone').selectOption('Europe/London')
   expect(await when()).toEqual({ date, time: '23:45' })
 })
+
+test('screen readers hear which reminder a button acts on, in names kept short, and a long reminder takes four lines of the list', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const page = await zones.open('America/New_York', server.url, { viewport: PHONE })
+  const id = await createSessionFromUi(page)
+  const api = `${server.url}/api/sessions/${id}/schedules`
+  const long = `water the plants ${'and the ferns '.repeat(140)}`.trim()
+  for (const [prompt, after] of [[long, 3_600], ['drink water', 2]] as const) {
+    const response = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt, after_seconds: after }) })
+    expect(response.status).toBe(201)
+  }
+  await page.getByTestId('reminders-toggle').click()
+  const row = page.locator('[data-testid="reminder"]').filter({ hasText: 'water the plants' })
+  // on the code before, names of over 2,000 characters, and a row some 1,300 px tall
+  await expect(row.getByTestId('reminder-edit')).toHaveAccessibleName(`Edit reminder: ${long.slice(0, 79).trimEnd()}…`)
+  await expect(row.getByTestId('reminder-delete')).toHaveAccessibleName(`Delete reminder: ${long.slice(0, 79).trimEnd()}…`)
+  const lines = await row.locator('.reminder-prompt').evaluate((node) => node.getBoundingClientRect().height / parseFloat(getComputedStyle(node).lineHeight))
+  expect(Math.round(lines)).toBe(4)
+  await page.getByTestId('reminders-drawer').getByRole('button', { name: 'Close' }).click()
+
+  // the due card's and the toast's buttons are described by their reminder (on the code before, "Snooze 10 min" alone)
+  const due = page.getByTestId('reminder-due')
+  await expect(due).toBeVisible({ timeout: 20_000 })
+  await expect(due.getByTestId('reminder-snooze')).toHaveAccessibleDescription('drink water')
+  await expect(due.getByTestId('reminder-done')).toHaveAccessibleDescription('drink water')
+  const toast = page.getByRole('listitem', { name: 'drink water' })
+  await expect(toast).toHaveAttribute('data-testid', 'toast')
+  await expect(toast.getByTestId('reminder-snooze')).toHaveAccessibleDescription('drink water')
+  await expect(toast.getByTestId('toast-dismiss')).toHaveAccessibleDescription('drink water')
+})

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef } from 'react'
+import { memo, useEffect, useId, useRef } from 'react'
 import { snoozeFailure } from '../data/http.ts'
 import { markDone, markSnoozed, noticeKey } from '../data/notices.ts'
 import { useSnooze } from '../data/queries.ts'
@@ -32,6 +32,8 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
   const actedHere = useRef(false)
   const status = useRef<HTMLParagraphElement>(null)
   const said = snoozedTo !== null ? 'snoozed' : done ? 'done' : null
+  // the buttons say which reminder they act on, for a card of several
+  const promptId = useId()
   useEffect(() => {
     if (!actedHere.current || said === null) return
     actedHere.current = false
@@ -39,7 +41,7 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
   }, [said])
   return (
     <div className="reminder-due-body" data-schedule-id={scheduleId} data-done={done}>
-      <p className="reminder-prompt" dir="auto">
+      <p className="reminder-prompt" dir="auto" id={promptId}>
         {reminder.prompt}
       </p>
       <p className="muted small">
@@ -72,6 +74,7 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
             type="button"
             className="button button-small"
             data-testid="reminder-snooze"
+            aria-describedby={promptId}
             disabled={snooze.isPending || context.offline}
             onClick={() => {
               actedHere.current = true
@@ -92,6 +95,7 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
             type="button"
             className="button button-small"
             data-testid="reminder-done"
+            aria-describedby={promptId}
             onClick={() => {
               actedHere.current = true
               markDone(key)

@@ -11,6 +11,12 @@ import { reminderRow, reminderZone, type ReminderRow } from '../lib/reminder-row
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { ReminderForm } from './ReminderForm.tsx'
 
+/** A reminder's words in a button's name: whole up to 80 characters, else their start and an ellipsis. */
+function nameOf(prompt: string): string {
+  const chars = [...prompt]
+  return chars.length <= 80 ? prompt : `${chars.slice(0, 79).join('').trimEnd()}…`
+}
+
 function Reminder({
   row,
   browserPlace,
@@ -80,7 +86,7 @@ function Reminder({
         {row.history}
       </p>
       <div className="actions">
-        <button type="button" className="button button-small" onClick={onEdit} disabled={offline} data-testid="reminder-edit" aria-label={`Edit reminder: ${row.prompt}`}>
+        <button type="button" className="button button-small" onClick={onEdit} disabled={offline} data-testid="reminder-edit" aria-label={`Edit reminder: ${nameOf(row.prompt)}`}>
           Edit
         </button>
         <button
@@ -88,7 +94,7 @@ function Reminder({
           className="button button-small button-quiet"
           onClick={onDelete}
           disabled={deleting || offline}
-          aria-label={`Delete reminder: ${row.prompt}`}
+          aria-label={`Delete reminder: ${nameOf(row.prompt)}`}
           data-testid="reminder-delete"
         >
           {deleting ? 'Deleting…' : 'Delete'}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { snoozeFailure } from '../data/http.ts'
 import { dismissAllToasts, dismissToast, markSnoozed, useToasts, type DueNotice } from '../data/notices.ts'
 import { useSession, useSnooze } from '../data/queries.ts'
@@ -37,12 +37,14 @@ function Toast({
   const at = instantMs(notice.occurrenceAt)
   const times = at === null ? null : zonedTimes(at, zone, browserZone, locale, now)
   const name = session.data === undefined ? 'a session' : sessionName(session.data, locale, browserZone, now)
+  // the toast is named by its reminder, and its buttons say which reminder they act on
+  const promptId = useId()
   return (
-    <li className="toast" data-testid="toast" data-session-id={notice.sessionId} data-schedule-id={notice.scheduleId}>
+    <li className="toast" data-testid="toast" data-session-id={notice.sessionId} data-schedule-id={notice.scheduleId} aria-labelledby={promptId}>
       <p className="toast-kicker">
         Reminder due · <span dir="auto">{name}</span>
       </p>
-      <p className="toast-prompt" dir="auto">
+      <p className="toast-prompt" dir="auto" id={promptId}>
         {notice.prompt}
       </p>
       {times?.own != null && (
@@ -62,6 +64,7 @@ function Toast({
             type="button"
             className="button button-small button-primary"
             data-testid="toast-open"
+            aria-describedby={promptId}
             onClick={() => {
               dismissToast(notice.key)
               onOpen(notice.sessionId)
@@ -76,6 +79,7 @@ function Toast({
           type="button"
           className="button button-small"
           data-testid="reminder-snooze"
+          aria-describedby={promptId}
           disabled={snooze.isPending || offline}
           onClick={() =>
             snooze.mutate(
@@ -92,7 +96,7 @@ function Toast({
         >
           {snooze.isPending ? 'Snoozing…' : 'Snooze 10 min'}
         </button>
-        <button type="button" className="button button-small button-quiet" data-testid="toast-dismiss" onClick={closing(() => dismissToast(notice.key))}>
+        <button type="button" className="button button-small button-quiet" data-testid="toast-dismiss" aria-describedby={promptId} onClick={closing(() => dismissToast(notice.key))}>
           Dismiss
         </button>
       </div>
