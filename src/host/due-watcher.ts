@@ -36,7 +36,7 @@ type Refusal = { nextDueAt: number; retryAt: number; waitMs: number }
  * Wakes sessions that are not open when their next reminder is due (SPEC 12.1): one timer for the
  * earliest entry of the store's due index, re-read every 30 s at most (or `pollMs`) so clock jumps and
  * entries another replica made are noticed. A wake that was refused is tried again after 1 s, then
- * after twice as long each time (at most 5 min), until it succeeds or the entry moves.
+ * after twice as long each time (at most 5 min, or `pollMs`), until it succeeds or the entry moves.
  */
 export class DueWatcher {
   private timer: unknown = null
@@ -108,7 +108,9 @@ export class DueWatcher {
 
   private refuse(entry: DueEntry, now: number): void {
     const earlier = this.refused.get(entry.id)
-    const waitMs = earlier !== undefined && earlier.nextDueAt === entry.nextDueAt ? Math.min(MAX_RETRY_MS, earlier.waitMs * 2) : FIRST_RETRY_MS
+    // never longer than a look's longest wait: with replicas, a dead owner's lease lapses within one
+    const longest = Math.min(MAX_RETRY_MS, this.deps.pollMs ?? MAX_RETRY_MS)
+    const waitMs = earlier !== undefined && earlier.nextDueAt === entry.nextDueAt ? Math.min(longest, earlier.waitMs * 2) : Math.min(longest, FIRST_RETRY_MS)
     this.refused.set(entry.id, { nextDueAt: entry.nextDueAt, retryAt: now + waitMs, waitMs })
   }
 }

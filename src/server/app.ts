@@ -56,6 +56,16 @@ function intParam(c: Context, name: string, bounds: { min: number; max: number; 
   return Number(raw)
 }
 
+/**
+ * Where a stream resumes from: the `Last-Event-ID` header when sent (an empty one: from the end), else `?after=`, with
+ * the name of the one it came in (for errors); null for neither.
+ */
+function streamCursor(c: Context): { value: string; from: 'Last-Event-ID' | 'after' } | null {
+  const header = c.req.header('last-event-id')
+  const [value, from] = header !== undefined ? [header, 'Last-Event-ID' as const] : [c.req.query('after'), 'after' as const]
+  return value === undefined || value === '' ? null : { value, from }
+}
+
 function seqParam(c: Context, name: string, min: number): number | undefined {
   const raw = c.req.query(name)
   if (raw === undefined) return undefined
@@ -182,13 +192,11 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get('/api/sessions/:id/stream', async (c) => {
     const id = sessionIdParam(c)
-    const header = c.req.header('last-event-id')
-    const lastId = header ?? c.req.query('after')
+    const resume = streamCursor(c)
     let cursor: number | null = null
-    if (lastId !== undefined && lastId !== '') {
-      // the error names where the cursor came from
-      if (!/^-?\d{1,15}$/.test(lastId)) throw new ApiError('bad-request', `${header === undefined ? 'after' : 'Last-Event-ID'} must be an integer seq`)
-      cursor = Math.max(-1, Number(lastId))
+    if (resume !== null) {
+      if (!/^-?\d{1,15}$/.test(resume.value)) throw new ApiError('bad-request', `${resume.from} must be an integer seq`)
+      cursor = Math.max(-1, Number(resume.value))
     }
     const feed = await host.feed(id)
     const start = Math.min(cursor ?? feed.length - 1, feed.length - 1)
@@ -198,11 +206,11 @@ export function createApp(deps: AppDeps): Hono {
   })
 
   app.get('/api/stream', (c) => {
-    const lastId = c.req.header('last-event-id') ?? c.req.query('after')
+    const resume = streamCursor(c)
     let cursor = notices.last
-    if (lastId !== undefined && lastId !== '') {
-      if (!/^\d{1,16}$/.test(lastId) || !Number.isSafeInteger(Number(lastId))) throw new ApiError('bad-request', 'Last-Event-ID must be a notice cursor')
-      cursor = Math.min(Number(lastId), notices.last)
+    if (resume !== null) {
+      if (!/^\d{1,16}$/.test(resume.value) || !Number.isSafeInteger(Number(resume.value))) throw new ApiError('bad-request', `${resume.from} must be a notice cursor`)
+      cursor = Math.min(Number(resume.value), notices.last)
     }
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' })
     return serveSse(c, {}, (sink) => pumpNotices(sink, notices, cursor, heartbeatMs))

@@ -63,6 +63,20 @@ describe('due watcher (SPEC 12.1)', () => {
     w.due.stop()
   })
 
+  it('with a poll (a lease, with replicas), tries a refused wake again at least that often', async () => {
+    const w = watcher(1_500)
+    w.index.push({ id: 'a', nextDueAt: w.start })
+    w.refusing.add('a')
+    w.due.refresh()
+    const waits: number[] = []
+    for (let i = 0; i < 4; i++) {
+      waits.push(await w.looked())
+      await w.fire()
+    }
+    expect(waits).toEqual([1_000, 1_500, 1_500, 1_500])
+    w.due.stop()
+  })
+
   it('looks as often as its poll asks (a lease, with replicas)', async () => {
     const w = watcher(1_500)
     w.due.refresh()

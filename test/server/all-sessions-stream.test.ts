@@ -106,12 +106,18 @@ describe('GET /api/stream (SPEC 8)', () => {
     expect((JSON.parse(missed.data) as { session: { id: string } }).session.id).toBe('b')
   })
 
-  it('refuses a Last-Event-ID that is not a notice cursor', async () => {
+  it('refuses a Last-Event-ID or an ?after= that is not a notice cursor, naming the one sent', async () => {
     const { server } = await start()
     const response = await fetch(`${server.url}/api/stream`, { headers: { 'last-event-id': 'x' } })
     expect({ status: response.status, body: await response.json() }).toEqual({
       status: 400,
       body: { error: { code: 'bad-request', message: 'Last-Event-ID must be a notice cursor' } },
+    })
+    // on the code before, "Last-Event-ID must be …" for a cursor sent in the query
+    const query = await fetch(`${server.url}/api/stream?after=x`)
+    expect({ status: query.status, body: await query.json() }).toEqual({
+      status: 400,
+      body: { error: { code: 'bad-request', message: 'after must be a notice cursor' } },
     })
   })
 })

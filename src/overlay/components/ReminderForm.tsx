@@ -43,9 +43,8 @@ export function ReminderForm({
 }) {
   // a gone reminder's form makes a new one of the draft
   const editing = gone ? null : edits
-  const [form] = useState(() => ({ edits, defaultZone: edits?.zone ?? sessionZone ?? browserZone ?? 'UTC' }))
-  const { defaultZone } = form
-  const [draft, setDraft] = useState<ReminderDraft>(() => (form.edits === null ? newDraft(defaultZone, trustedNow()) : draftOf(form.edits.view, defaultZone)))
+  const defaultZone = edits?.zone ?? sessionZone ?? browserZone ?? 'UTC'
+  const [draft, setDraft] = useState<ReminderDraft>(() => (edits === null ? newDraft(defaultZone, trustedNow()) : draftOf(edits.view, defaultZone)))
   const [shown, setShown] = useState(false)
   // the key of the request last sent: kept while the same request is sent again (its answer was lost), so it is done once
   const held = useRef<{ sent: string; key: string } | null>(null)

@@ -14,7 +14,7 @@ import type {
 } from '../../protocol/index.ts'
 import { sampleBrowserZone } from '../lib/browser-zone.ts'
 import { appendToLog, logFromPage, prependToLog, type SessionLog } from '../lib/session-log.ts'
-import { ApiError, apiRequest, sessionApiPath } from './http.ts'
+import { apiRequest, sessionApiPath } from './http.ts'
 import { queryKeys } from './keys.ts'
 
 /** How a message enters the session: next turn (`queue`) or the running turn's next step (`steer`). */
@@ -27,12 +27,12 @@ export const EVENTS_PAGE = 500
 const CATCH_UP_PAGE = 5_000
 const CATCH_UP_PAGES = 4
 
-/** The Session list, newest first, one page at a time; `live` turns polling off while the all-sessions stream is open. */
 /** The Session list's order (SPEC 8): newest first, then by id. */
 export function newestFirst(a: SessionSummary, b: SessionSummary): number {
   return b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1)
 }
 
+/** The Session list, newest first, one page at a time; `live` turns polling off while the all-sessions stream is open. */
 export function useSessions(live: boolean) {
   return useInfiniteQuery({
     queryKey: queryKeys.sessions(),
@@ -63,7 +63,6 @@ export function useSession(id: string, enabled = true) {
     queryFn: ({ signal }) => apiRequest<GetSessionResponse>(sessionApiPath(id), { signal }),
     select: (data) => data.session,
     enabled,
-    retry: (failures, error) => !(error instanceof ApiError && (error.status === 404 || error.status === 401)) && failures < 3,
   })
 }
 
