@@ -139,3 +139,55 @@ test('an earlier page that could not load while the server was down loads by its
   const seqs = await pane.locator('.virtual-row[data-seq]').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-seq'))))
   expect(Math.min(...seqs)).toBeLessThan(firstSeq)
 })
+
+test('scrolling up quickly through rows not yet measured moves what is read by the wheel and no more, earlier pages coming in on the way', async ({ zones, servers }) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sw-e2e-fling-'))
+  await mkdir(join(dataDir, 'sessions'))
+  generateSession({ path: join(dataDir, 'sessions', 'fling.jsonl'), id: 'fling', targetEvents: 1_600, seed: 20_261_204, sessionZone: 'Asia/Shanghai' })
+  const server = await servers.start({ dataDir })
+  const page = await zones.open('Asia/Shanghai')
+  await page.goto(`${server.url}/s/fling`)
+  const pane = page.getByRole('region', { name: 'Conversation' })
+  await expect(pane.locator('.virtual-row').first()).toBeVisible()
+  await expect.poll(async () => pane.evaluate((node) => Math.round(node.scrollHeight - node.scrollTop - node.clientHeight))).toBeLessThanOrEqual(1)
+  const box = await pane.boundingBox()
+  if (box === null) throw new Error('no conversation pane')
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  // the row at the top of the pane, and where it is on screen
+  const probe = async () =>
+    pane.evaluate((node) => {
+      const rect = node.getBoundingClientRect()
+      const row = document.elementFromPoint(rect.left + rect.width / 2, rect.top + 8)?.closest<HTMLElement>('.virtual-row[data-seq]')
+      return row === null || row === undefined ? null : { seq: row.getAttribute('data-seq') ?? '', top: row.getBoundingClientRect().top, scrollTop: node.scrollTop }
+    })
+  const topOf = async (seq: string) => pane.evaluate((node, wanted) => node.querySelector(`.virtual-row[data-seq="${wanted}"]`)?.getBoundingClientRect().top ?? null, seq)
+  const settled = async () => {
+    let last = -1
+    for (let i = 0; i < 40; i++) {
+      const now = await pane.evaluate((node) => node.scrollTop)
+      if (now === last) return
+      last = now
+      await page.waitForTimeout(60)
+    }
+  }
+  const WHEEL = 400
+  const moves: number[] = []
+  let pages = 0
+  page.on('request', (request) => {
+    if (/\/events\?before=/.test(request.url())) pages++
+  })
+  for (let step = 0; step < 80; step++) {
+    const before = await probe()
+    if (before === null) continue
+    if (before.scrollTop < WHEEL && !(await pane.locator('.older').isVisible())) break
+    await page.mouse.wheel(0, -WHEEL)
+    await settled()
+    const top = await topOf(before.seq)
+    if (top !== null && (await pane.evaluate((node) => node.scrollTop)) > 0) moves.push(Math.round(top - before.top))
+  }
+  expect(pages).toBeGreaterThan(0)
+  expect(moves.length).toBeGreaterThan(20)
+  // each wheel moved the row being read down by the wheel's length: rows measured as they came into view above it,
+  // or an earlier page coming in, did not move it on (on the code before, 57 wheels moved it 361–441 px)
+  expect(moves.filter((moved) => Math.abs(moved - WHEEL) > 2)).toEqual([])
+})

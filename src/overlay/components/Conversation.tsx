@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
+import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { sameTimeZone } from '../../protocol/index.ts'
 import { loadOlderEvents } from '../data/queries.ts'
@@ -52,6 +52,18 @@ function rowHeight(element: Element, entry: ResizeObserverEntry | undefined, ins
   return instance.measurementsCache[index]?.size ?? instance.options.estimateSize(index)
 }
 const OLDER_PX = 600
+
+/**
+ * Whether a row's change of height moves the view with it, so what the person sees stays put. A row measured for the
+ * first time grows upward when its top is above the view, and while the person scrolls up (the rows coming into view
+ * at the top are the unmeasured ones: growing down, they pushed what was being read down the screen); a row measured
+ * again (a tool call opened, an answer streaming in) moves the view only when it is wholly above it.
+ */
+function keepsViewOnResize(item: VirtualItem, _delta: number, instance: Virtualizer<HTMLDivElement, Element>): boolean {
+  const offset = instance.scrollOffset ?? 0
+  if (!instance.itemSizeCache.has(item.key)) return item.start < offset || instance.scrollDirection === 'backward'
+  return item.end <= offset && instance.scrollDirection !== 'backward'
+}
 
 /** When a message was sent: on this browser's clock, or on the clock of `zone`, the place it is shown beside. */
 function Stamp({ time, context, zone: named }: { time: number; context: RowContext; zone?: string }) {
@@ -326,6 +338,7 @@ export function Conversation({
     paddingStart: 16,
     paddingEnd: 12,
   })
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = keepsViewOnResize
   const total = virtualizer.getTotalSize()
   const rowNodes = useRef(new Map<number, HTMLDivElement>())
 
@@ -366,15 +379,19 @@ export function Conversation({
     if (fresh.length > 0) setAnnounced(fresh.slice(-2).join('. '))
   }, [log.lastSeq, items, context.browserZone])
 
-  const loadOlder = useCallback(() => {
-    if (loadingOlder || !hasOlder(log)) return
+  // the place to keep once the earlier page is in: the row at the top of the view now, from the measurements (the rows
+  // rendered may still be those of an earlier scroll position, when the person jumped to the top at once)
+  const holdTopRow = useCallback((firstSeq: number) => {
     const pane = paneRef.current
-    // the row at the top of the view now, from the measurements (the rows rendered may still be those of an earlier
-    // scroll position, when the person jumped to the top at once)
     const first = pane === null ? undefined : virtualizer.getVirtualItemForOffset(pane.scrollTop)
     if (first !== undefined && pane !== null && first.index < rowsRef.current.items.length) {
-      anchor.current = { key: rowsRef.current.items[first.index].key, delta: pane.scrollTop - first.start, firstSeq: log.firstSeq, top: null }
+      anchor.current = { key: rowsRef.current.items[first.index].key, delta: pane.scrollTop - first.start, firstSeq, top: null }
     }
+  }, [virtualizer])
+
+  const loadOlder = useCallback(() => {
+    if (loadingOlder || !hasOlder(log)) return
+    holdTopRow(log.firstSeq)
     setLoadingOlder(true)
     setOlderError(false)
     loadOlderEvents(client, log.header?.id ?? context.sessionId)
@@ -387,7 +404,7 @@ export function Conversation({
         setOlderError(true)
       })
       .finally(() => setLoadingOlder(false))
-  }, [client, context.sessionId, loadingOlder, log, virtualizer])
+  }, [client, context.sessionId, loadingOlder, log, holdTopRow])
 
   // to the bottom, following new rows from there
   const toLatest = useCallback(() => {
@@ -410,6 +427,8 @@ export function Conversation({
     // a scroll that is not the held place's own is the person's: the place is theirs again
     const held = anchor.current
     if (held !== null && held.top !== null && Math.abs(pane.scrollTop - held.top) > 1) anchor.current = null
+    // scrolling on while the earlier page loads: the place kept is where the person is when it comes, not where they were
+    else if (held !== null && held.top === null) holdTopRow(held.firstSeq)
     stick.current = pane.scrollHeight - pane.scrollTop - pane.clientHeight < STICK_PX
     if (stick.current) seenSeq.current = log.lastSeq
     setAway(!stick.current)
