@@ -127,6 +127,53 @@ describe('storage faults through the real server (SPEC 2.5, 2.6)', () => {
     expect(await runCheckCli([dataDir])).toEqual({ code: 0, stdout: `ok ${join(dataDir, 'sessions/full.jsonl')}\n`, stderr: '' })
   })
 
+  it.runIf(IS_ROOT)('a message refused on a full disk (real tmpfs) is not in the session after kill -9 and a start with space again', async () => {
+    const dataDir = await tempDir('sw-enospc-kill-')
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dataDir])
+    mounts.push(dataDir)
+    const server = await serve(dataDir)
+    expect((await api(server.url, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 'full' })).status).toBe(201)
+    expect((await api(server.url, 'POST', '/api/sessions/full/messages', { text: 'before', clientTimeZone: 'UTC' })).status).toBe(202)
+    await turnsEnded(server.url, 'full', 1)
+    const filler = await fill(dataDir)
+    // messages until one is refused: each refused one's bytes that reached the file (a whole line, or part) are cut
+    const accepted: string[] = []
+    let refused: string | null = null
+    for (let i = 0; refused === null && i < 200; i++) {
+      const text = `while full ${i} ${'x'.repeat(300)}`
+      const answer = await api(server.url, 'POST', '/api/sessions/full/messages', { text, clientTimeZone: 'UTC' })
+      if (answer.status === 202) accepted.push(text)
+      else {
+        expect({ status: answer.status, code: (answer.body as { error: { code: string } }).error.code }).toEqual({ status: 503, code: 'storage-unavailable' })
+        refused = text
+      }
+    }
+    expect(refused).not.toBeNull()
+    const path = join(dataDir, 'sessions', 'full.jsonl')
+    // on the code before, the file kept the refused message's inbox/enqueued line, and the start after the kill ran it
+    expect((await readFile(path, 'utf8')).includes('while full')).toBe(accepted.length > 0)
+    expect((await readFile(path, 'utf8')).includes(refused ?? '')).toBe(false)
+    server.child.kill('SIGKILL')
+    await server.exited
+    await rm(filler)
+
+    const again = await serve(dataDir)
+    const all = await vi.waitFor(
+      async () => {
+        const list = await events(again.url, 'full')
+        expect(list.at(-1)?.type).toBe('turn/end')
+        return list
+      },
+      { timeout: 15_000, interval: 50 },
+    )
+    const queued = all.flatMap((e) => (e.type === 'inbox/enqueued' ? [e.data.message.content[0].text] : []))
+    expect(queued.includes(refused ?? '')).toBe(false)
+    expect(queued).toEqual(['before', ...accepted])
+    again.child.kill('SIGTERM')
+    await again.exited
+    expect(await runCheckCli([dataDir])).toEqual({ code: 0, stdout: `ok ${path}\n`, stderr: '' })
+  })
+
   it('a session file deleted under the running server: no 202 into the detached file, then the session is gone', async () => {
     const dataDir = await tempDir('sw-deleted-')
     const server = await serve(dataDir)

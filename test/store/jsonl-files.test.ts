@@ -166,7 +166,7 @@ describe('JSONL store files (SPEC 2.5)', () => {
     await again.close()
   })
 
-  it('cuts the undurable tail back on repair after a failed barrier', async () => {
+  it('cuts what a failed barrier wrote off the file at once, so a refused event is never read back, and on repair when the cut failed too', async () => {
     const dir = await tempDir()
     const files = new FailingFiles()
     const store = await JsonlStore.open({ dataDir: dir, files })
@@ -176,12 +176,44 @@ describe('JSONL store files (SPEC 2.5)', () => {
     await writer.barrier()
     const path = join(dir, 'sessions/x.jsonl')
     const durable = await readFile(path, 'utf8')
-    files.inject({ op: 'datasync', code: 'EIO', path: /x\.jsonl$/ })
+    // the barrier fails: the line it wrote is gone as the writer fails (on the code before, it stayed until a repair,
+    // and a server stopped or killed before one read the refused event back when it opened the session again)
+    files.inject({ op: 'datasync', code: 'EIO', path: /x\.jsonl$/, times: 1 })
     writer.append([userEvent(1)])
     await expect(writer.barrier()).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('EIO') })
-    expect(await readFile(path, 'utf8')).toBe(durable + line(userEvent(1)))
-    files.heal()
+    expect(await readFile(path, 'utf8')).toBe(durable)
     await writer.repair()
     expect(await readFile(path, 'utf8')).toBe(durable)
+
+    // the cut fails as well: the line stays until the repair that follows the store's recovery
+    const again = await store.openSession('x', noop)
+    files.inject({ op: 'datasync', code: 'EIO', path: /x\.jsonl$/ })
+    files.inject({ op: 'truncate', code: 'EIO', path: /x\.jsonl$/ })
+    again.append([userEvent(1)])
+    await expect(again.barrier()).rejects.toMatchObject({ code: 'unavailable' })
+    expect(await readFile(path, 'utf8')).toBe(durable + line(userEvent(1)))
+    await expect(again.repair()).rejects.toMatchObject({ code: 'unavailable' })
+    files.heal()
+    await again.repair()
+    expect(await readFile(path, 'utf8')).toBe(durable)
+  })
+
+  it('a file cut short under the writer is not acknowledged into, and nothing of it is cut further', async () => {
+    const dir = await tempDir()
+    const store = await storeIn(dir)
+    await store.createSession(HEADER as never)
+    const writer = await store.openSession('x', noop)
+    writer.append([userEvent(0), userEvent(1)])
+    await writer.barrier()
+    const path = join(dir, 'sessions/x.jsonl')
+    const header = line(HEADER)
+    await writeFile(path, header + line(userEvent(0)))
+    writer.append([userEvent(2)])
+    // on the code before, the append was acknowledged: the file read seq 0 then 2, and event 1, served already, was lost
+    await expect(writer.barrier()).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringContaining(`session file ${path} was changed by another writer`),
+    })
+    expect(await readFile(path, 'utf8')).toBe(header + line(userEvent(0)) + line(userEvent(2)))
   })
 })

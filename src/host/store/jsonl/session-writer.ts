@@ -99,15 +99,26 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
     }
     if (info.dev !== this.dev || info.ino !== this.ino) return this.release()
     try {
-      const current = await this.handle.stat()
-      if (current.size > this.durableBytes) {
-        await this.handle.truncate(this.durableBytes)
-        await this.handle.datasync()
-      }
+      await this.cutToDurable()
     } catch (error) {
       throw storageUnavailable(this.header.id, error)
     }
     await this.release()
+  }
+
+  /**
+   * Cuts what a failed write left past the durable bytes off the file (a refused event is never read back); with
+   * `written`, only when the file is still the one at the path and holds no more than that write could have left.
+   */
+  private async cutToDurable(written?: number): Promise<void> {
+    const current = await this.handle.stat()
+    if (written !== undefined) {
+      const atPath = this.files.lstatSync(this.path)
+      if (atPath.dev !== this.dev || atPath.ino !== this.ino || current.size > this.durableBytes + written) return
+    }
+    if (current.size > this.durableBytes) await this.handle.truncate(this.durableBytes)
+    // made durable even when an earlier cut left nothing to cut: the file is known good only once a barrier passes
+    await this.handle.datasync()
   }
 
   async close(): Promise<void> {
@@ -137,18 +148,28 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
       const count = this.queuedEvents
       this.queue = []
       this.queuedEvents = 0
+      const bytes = Buffer.from(text, 'utf8')
       try {
-        const bytes = Buffer.from(text, 'utf8')
         await this.writeAll(bytes)
         this.needsNewline = false
         await this.handle.datasync()
-        file = this.checkIdentity()
-        this.durableBytes += bytes.length
-        this.hash.update(bytes)
       } catch (error) {
+        // what the refused write left (a whole line that was never made durable, or part of one) goes at once: a
+        // truncate needs no free space, and the session opened again after a stop or a crash, with the disk still
+        // full, must not read back an event whose sender was told it failed; repair cuts it when this cannot
+        await this.cutToDurable(bytes.length).catch(() => undefined)
         this.fail(error)
         return
       }
+      try {
+        file = this.checkIdentity(this.durableBytes + bytes.length)
+      } catch (error) {
+        // the file at the path is not the one written, or another writer changed its length: nothing is cut
+        this.fail(error)
+        return
+      }
+      this.durableBytes += bytes.length
+      this.hash.update(bytes)
       this.durability.advance(count)
       if (this.summary !== null && this.summary.count === this.durability.count) this.publish(this.summary.summary, file, this.checkpoint(file.ino))
     }
@@ -176,10 +197,12 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
   /**
    * The file at the path must still be the one this writer holds open: one `lstat`, compared with
    * the handle's device and inode (taken when it was opened). The same inode has the same size and
-   * times, so its identity comes from the same call. It is made synchronously: after the barrier the
-   * path was just resolved, and a round trip through the thread pool cost more than the call.
+   * times, so its identity comes from the same call, and its length must be `bytes`, what this writer
+   * made durable: a file cut short (or written to) by something else under the server is not
+   * acknowledged into. It is made synchronously: after the barrier the path was just resolved, and a
+   * round trip through the thread pool cost more than the call.
    */
-  private checkIdentity(): FileIdentity {
+  private checkIdentity(bytes: number): FileIdentity {
     let atPath: Stats
     try {
       atPath = this.files.lstatSync(this.path)
@@ -188,6 +211,7 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
       throw error
     }
     if (atPath.dev !== this.dev || atPath.ino !== this.ino) throw new Error(`session file ${this.path} was replaced`)
+    if (atPath.size !== bytes) throw new Error(`session file ${this.path} was changed by another writer: ${atPath.size} bytes where ${bytes} were written`)
     return identityOf(atPath)
   }
 
