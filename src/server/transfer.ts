@@ -48,9 +48,9 @@ async function destinationOf(to: Store, header: SessionHeader): Promise<Destinat
  * source is first read whole through the validating folds (a session `check` refuses is not
  * copied), a destination that already holds a prefix of it gets the rest in pages by seq (each
  * durable before the next is read), and one that holds anything else is left alone. Resolves
- * with the number of events copied.
+ * with the number of events copied, or null when the destination held them all already.
  */
-async function transferOne(from: Store, to: Store, id: string, validating: readonly SessionFold<unknown>[], progress: Progress): Promise<number> {
+async function transferOne(from: Store, to: Store, id: string, validating: readonly SessionFold<unknown>[], progress: Progress): Promise<number | null> {
   const header = await from.readHeader(id)
   const destination = await destinationOf(to, header)
   let writer = destination.writer
@@ -71,7 +71,8 @@ async function transferOne(from: Store, to: Store, id: string, validating: reado
     if (count < destination.count || prefixDigest !== destination.digest) {
       throw new Diverged(`the destination holds session ${id} with other events (${destination.count} of them)`)
     }
-    if (count === destination.count) return 0
+    // a session with no events yet is copied too (its header): on the code before it was taken as up to date
+    if (count === destination.count && writer !== null) return null
     if (writer === null) {
       await to.createSession(header)
       writer = await to.openSession(id, { header: () => undefined, event: () => undefined })
@@ -115,10 +116,13 @@ export async function transferSessions(options: {
     }
     try {
       const copied = await transferOne(options.from, options.to, entry.id, validating, progress)
+      if (copied === null) {
+        summary.upToDate++
+        return { ok: true, line: `up to date ${entry.id}` }
+      }
       summary.events += copied
-      if (copied > 0) summary.copied++
-      else summary.upToDate++
-      return { ok: true, line: copied > 0 ? `copied ${entry.id}: ${copied} events` : `up to date ${entry.id}` }
+      summary.copied++
+      return { ok: true, line: `copied ${entry.id}: ${copied === 1 ? '1 event' : `${copied} events`}` }
     } catch (error) {
       summary.failed++
       return { ok: false, line: error instanceof Diverged ? `FAIL ${entry.id} seq -1: ${error.message}` : failLine(entry.id, error) }

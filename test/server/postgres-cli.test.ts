@@ -190,6 +190,37 @@ describe('CLI on PostgreSQL', () => {
     expect(await contents(target)).toEqual(original)
   })
 
+  it('moves a session with no events yet, both ways (on the code before, it was called up to date and left behind)', async () => {
+    const source = await freshDatabase()
+    const server = await serveOn(source.url)
+    expect((await post(`${server.url}/api/sessions`, { sessionId: 'fresh', timeZone: 'Asia/Kolkata' })).status).toBe(201)
+    server.child.kill('SIGTERM')
+    await server.exited
+    const original = await contents(source)
+    expect(original.events).toEqual([])
+    const dir = await tempDir()
+    expect(await run(['export', '--database-url', source.url, '--data-dir', dir])).toEqual({
+      code: 0,
+      stdout: 'copied fresh: 0 events\nexported 1 sessions (0 events); 0 already up to date; 0 failed\n',
+      stderr: '',
+    })
+    const [header] = original.sessions as { header_json: string }[]
+    expect(await readFile(join(dir, 'sessions', 'fresh.jsonl'), 'utf8')).toBe(`${header.header_json}\n`)
+    const target = await freshDatabase()
+    const imported = await run(['import', '--database-url', target.url, '--data-dir', dir])
+    expect({ code: imported.code, stdout: imported.stdout }).toEqual({
+      code: 0,
+      stdout: 'copied fresh: 0 events\nimported 1 sessions (0 events); 0 already up to date; 0 failed\n',
+    })
+    expect(await contents(target)).toEqual(original)
+    expect(await run(['check', '--database-url', target.url])).toEqual({ code: 0, stdout: 'ok fresh\n', stderr: '' })
+    expect(await run(['import', '--database-url', target.url, '--data-dir', dir])).toEqual({
+      code: 0,
+      stdout: 'up to date fresh\nimported 0 sessions (0 events); 1 already up to date; 0 failed\n',
+      stderr: expect.stringMatching(JSONL_NOTES),
+    })
+  })
+
   it('resumes a partial copy and never overwrites a session the destination holds differently', async () => {
     const source = await freshDatabase()
     await populate(source)
