@@ -7,8 +7,7 @@ import type { Socket } from 'node:net'
 const FALLBACK_CAP = 1024
 /** Upper bound of the cap, whatever the descriptor limit. */
 const MAX_CAP = 16_384
-/** Descriptors kept free of connections (session files, the model's HTTP, logs, the runtime): half the limit, within these bounds. */
-const MIN_RESERVE = 64
+/** Descriptors kept free of connections (session files, the model's HTTP, logs, the runtime): half the limit, at most this. */
 const MAX_RESERVE = 1024
 
 function parseLimit(value: string | undefined): number | null {
@@ -32,8 +31,9 @@ export function descriptorLimit(): number | null {
   }
 }
 
+// half, under a small limit too: a floor of 64 left a limit of 64 one connection, and a tab holds two streams
 function reserveOf(limit: number): number {
-  return Math.min(MAX_RESERVE, Math.max(MIN_RESERVE, Math.ceil(limit / 2)))
+  return Math.min(MAX_RESERVE, Math.ceil(limit / 2))
 }
 
 /** The most connections to hold open under a descriptor limit: below it, leaving room for everything else the server opens (SPEC 12.2). */

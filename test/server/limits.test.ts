@@ -124,8 +124,8 @@ describe('connection cap (SPEC 12.2)', () => {
     [2048, 1024],
     [20_000, 16_384],
     [1_048_576, 16_384],
-    [100, 36],
-    [64, 1],
+    [100, 50],
+    [64, 32],
   ])('caps connections under a descriptor limit of %i at %i, leaving the rest for files', (limit, cap) => {
     expect(connectionCap(limit)).toBe(cap)
   })
