@@ -681,13 +681,15 @@ export class Host {
     if (slot?.state === 'opening') await slot.pending.catch(() => undefined)
     const again = this.feeds.get(id)
     if (again) return again
-    const entry = await this.readEntry(id)
-    // a missing summary is not rebuilt for a reader: the last page says how many events there are
-    const count = entry.summary?.eventCount ?? (await this.store.readEvents(id, { limit: 1 })).eventCount
-    const feed = this.feeds.get(id) ?? this.feedFor(entry.header, count)
+    // a missing summary (start-up rebuilds every one it can) is rebuilt from the whole log, so a log that does not
+    // validate answers session-corrupt here too: on the code before, the last page alone was read, and pages and the
+    // stream of a session corrupt in its middle answered 200 (SPEC 2.5: 409 on every route that touches it)
+    const { header, summary } = await this.entryOf(id)
+    const count = summary.eventCount
+    const feed = this.feeds.get(id) ?? this.feedFor(header, count)
     if (this.replication && !this.slots.has(id)) {
-      feed.remote(count, entry.summary?.openTurn ?? false)
-      this.remoteCounts.set(id, { count: Math.max(count, this.remoteCounts.get(id)?.count ?? 0), openTurn: entry.summary?.openTurn ?? false })
+      feed.remote(count, summary.openTurn)
+      this.remoteCounts.set(id, { count: Math.max(count, this.remoteCounts.get(id)?.count ?? 0), openTurn: summary.openTurn })
       this.replication.watch(id, true)
     }
     return feed

@@ -3,6 +3,7 @@ import { mkdir, open, readFile, readdir, rename, rm, symlink, writeFile } from '
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SessionEvent } from '../../src/protocol/events.ts'
+import { generateSession } from '../../bench/generate.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { runCheckCli, startServer, type CliProcess } from './support.ts'
 
@@ -235,6 +236,10 @@ describe('storage faults through the real server (SPEC 2.5, 2.6)', () => {
     await writeFile(join(sessions, 'baddata.jsonl'), `${header('baddata')}\n${JSON.stringify({ seq: 0, time: 1, type: 'step/start', data: { turn: 1 } })}\n`)
     await writeFile(join(sessions, 'ok.jsonl'), `${header('ok')}\n`)
     await writeFile(join(sessions, 'ok.jsonl.00112233aabb.tmp'), `${header('ok')}\n`)
+    // corrupt in its middle only: its first and last pages read well (they answered 200, and so did its stream)
+    generateSession({ path: join(sessions, 'middle.jsonl'), id: 'middle', targetEvents: 60, seed: 7, sessionZone: 'UTC' })
+    const middle = (await readFile(join(sessions, 'middle.jsonl'), 'utf8')).split('\n')
+    await writeFile(join(sessions, 'middle.jsonl'), [...middle.slice(0, 31), ...middle.slice(32)].join('\n'))
 
     const server = await serve(dataDir)
     const list = await api(server.url, 'GET', '/api/sessions')
@@ -247,11 +252,15 @@ describe('storage faults through the real server (SPEC 2.5, 2.6)', () => {
       fifo: { seq: -1, reason: 'not a regular file (a FIFO)' },
       badhead: { seq: -1, reason: 'not a version 1 session header' },
       baddata: { seq: 0, reason: 'step/start data: step must be a positive safe integer' },
+      middle: { seq: 30, reason: 'expected seq 30, found 31' },
     }
     for (const [id, details] of Object.entries(expected)) {
       for (const [method, path, body] of [
         ['GET', `/api/sessions/${id}`, undefined],
         ['GET', `/api/sessions/${id}/events`, undefined],
+        ['GET', `/api/sessions/${id}/events?limit=2`, undefined],
+        ['GET', `/api/sessions/${id}/events?after=0&limit=1`, undefined],
+        ['GET', `/api/sessions/${id}/stream`, undefined],
         ['GET', `/api/sessions/${id}/schedules`, undefined],
         ['POST', `/api/sessions/${id}/messages`, { text: 'hi', clientTimeZone: 'UTC' }],
         ['POST', `/api/sessions/${id}/cancel`, undefined],
