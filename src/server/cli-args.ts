@@ -181,6 +181,18 @@ function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, valu
 
 type Token = ReturnType<typeof parseArgv>['tokens'] extends (infer T)[] | undefined ? T : never
 
+/**
+ * The value of an option token. A value that looks like a flag is taken (a token may start with `--`), unless it is
+ * one of this CLI's own flags: `--data-dir --no-build` meant a missing value, not a folder named `--no-build`.
+ */
+function valueOf(token: Extract<Token, { kind: 'option' }>): string | undefined {
+  const { value, rawName } = token
+  if (value === undefined || token.inlineValue === true || !value.startsWith('--')) return value
+  const named = value.slice(2).split('=')[0]
+  if (isServeFlag(named)) throw new Error(`${rawName} needs a value, got the option ${value} (write ${rawName}=${value} if that is the value)`)
+  return value
+}
+
 /** The flags (name → value) and positionals of a command that takes only `allowed` flags. */
 function commandArgs(tokens: readonly Token[], allowed: readonly ServeFlag[]): { flags: Map<ServeFlag, string>; positionals: string[] } {
   const flags = new Map<ServeFlag, string>()
@@ -191,8 +203,9 @@ function commandArgs(tokens: readonly Token[], allowed: readonly ServeFlag[]): {
     if (!isServeFlag(token.name) || !allowed.includes(token.name) || token.rawName !== `--${token.name}`) {
       throw new Error(`unknown option ${token.rawName}\n${USAGE}`)
     }
-    if (token.value === undefined) throw new Error(`${token.rawName} needs a value`)
-    flags.set(token.name, token.value)
+    const value = valueOf(token)
+    if (value === undefined) throw new Error(`${token.rawName} needs a value`)
+    flags.set(token.name, value)
   }
   return { flags, positionals }
 }
@@ -252,7 +265,7 @@ function serveOptions(tokens: readonly Token[], env: NodeJS.ProcessEnv): ServeOp
     if (!isServeFlag(token.name) || (token.name !== 'help' && token.rawName !== `--${token.name}`)) {
       throw new Error(`unknown option ${token.rawName}\n${USAGE}`)
     }
-    applyFlag(options, token.name, token.rawName, token.value)
+    applyFlag(options, token.name, token.rawName, valueOf(token))
   }
   return options
 }

@@ -60,6 +60,7 @@ describe('parseArgs: serve', () => {
 
   it('takes a value that looks like a flag when one is required (as `--flag value` always did)', () => {
     expect(parseArgs(['--token', '--abcdefghijklmnop'], {})).toEqual({ kind: 'serve', options: { ...DEFAULTS, token: '--abcdefghijklmnop' } })
+    expect(parseArgs(['--data-dir=--no-build'], {})).toEqual({ kind: 'serve', options: { ...DEFAULTS, dataDir: '--no-build' } })
   })
 
   it.each([
@@ -86,6 +87,10 @@ describe('parseArgs: serve', () => {
     [['--model-delay-ms', ' 1'], '--model-delay-ms needs a non-negative integer, got " 1"'],
     [['--max-connections', '0'], '--max-connections must be at least 1'],
     [['--no-build=yes'], '--no-build takes no value'],
+    // one of this CLI's flags where a value belongs is a value left out (on the code before, a folder named --no-build)
+    [['--data-dir', '--no-build'], '--data-dir needs a value, got the option --no-build (write --data-dir=--no-build if that is the value)'],
+    [['--token', '--port', '1'], '--token needs a value, got the option --port (write --token=--port if that is the value)'],
+    [['check', '--database-url', '--data-dir=x'], '--database-url needs a value, got the option --data-dir=x (write --database-url=--data-dir=x if that is the value)'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseArgs(argv, {})).toThrow(new Error(message))
   })
