@@ -110,6 +110,17 @@ function integer(flag: string, value: string | undefined): number {
   return Number(value)
 }
 
+/** The longest delay a Node timer keeps (2^31 − 1 ms, about 24.8 days): a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647
+
+/** A length of time in ms that a timer waits: from `min` to what a timer keeps (a longer one made every step time out at once). */
+function timerMs(flag: string, value: string, min: number): number {
+  const ms = integer(flag, value)
+  if (ms < min) throw new Error(`${flag} must be at least ${min}`)
+  if (ms > MAX_TIMER_MS) throw new Error(`${flag} must be at most ${MAX_TIMER_MS} (about 24 days)`)
+  return ms
+}
+
 function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, value: string | undefined): void {
   const text = (): string => {
     if (value === undefined) throw new Error(`${rawName} needs a value`)
@@ -141,11 +152,10 @@ function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, valu
       options.publicHost = text()
       return
     case 'model-delay-ms':
-      options.modelDelayMs = integer(rawName, text())
+      options.modelDelayMs = timerMs(rawName, text(), 0)
       return
     case 'model-timeout-ms':
-      options.modelTimeoutMs = integer(rawName, text())
-      if (options.modelTimeoutMs < 1) throw new Error('--model-timeout-ms must be at least 1')
+      options.modelTimeoutMs = timerMs(rawName, text(), 1)
       return
     case 'max-connections':
       options.maxConnections = integer(rawName, text())
@@ -167,8 +177,7 @@ function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, valu
       if (!/^[A-Za-z0-9_.-]{1,64}$/.test(options.replicaId)) throw new Error('--replica-id takes 1 to 64 letters, digits, dots, dashes or underscores')
       return
     case 'lease-ms':
-      options.leaseMs = integer(rawName, text())
-      if (options.leaseMs < 300) throw new Error('--lease-ms must be at least 300')
+      options.leaseMs = timerMs(rawName, text(), 300)
       return
     case 'help':
       return

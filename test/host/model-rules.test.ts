@@ -67,6 +67,12 @@ describe('provider messages', () => {
     expect(providerMessage('', 'Service Unavailable')).toBe('Service Unavailable')
     expect(providerMessage('', '')).toBe('no message')
     expect(providerMessage('x'.repeat(600), '')).toBe(`${'x'.repeat(500)}…`)
+    // a gateway's HTML page is read for its words (on the code before, its markup was shown in the conversation)
+    expect(providerMessage('<html><body><h1>503 Service Unavailable</h1></body></html>', 'Service Unavailable')).toBe('503 Service Unavailable')
+    expect(
+      providerMessage('<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title><style>body { color: red }</style></head>\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center><script>track()</script></body></html>', 'Bad Gateway'),
+    ).toBe('502 Bad Gateway 502 Bad Gateway nginx')
+    expect(providerMessage('<html><body></body></html>', 'Bad Gateway')).toBe('Bad Gateway')
   })
 })
 

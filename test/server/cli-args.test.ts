@@ -86,6 +86,10 @@ describe('parseArgs: serve', () => {
     [['--refresh-interval-ms', '1e3'], '--refresh-interval-ms needs a non-negative integer, got "1e3"'],
     [['--model-delay-ms', ' 1'], '--model-delay-ms needs a non-negative integer, got " 1"'],
     [['--max-connections', '0'], '--max-connections must be at least 1'],
+    // longer than a Node timer keeps: it fired at once (every step of the model timed out as it began)
+    [['--model-timeout-ms', '3000000000'], '--model-timeout-ms must be at most 2147483647 (about 24 days)'],
+    [['--model-delay-ms', '2147483648'], '--model-delay-ms must be at most 2147483647 (about 24 days)'],
+    [['--lease-ms', '9999999999'], '--lease-ms must be at most 2147483647 (about 24 days)'],
     [['--no-build=yes'], '--no-build takes no value'],
     // one of this CLI's flags where a value belongs is a value left out (on the code before, a folder named --no-build)
     [['--data-dir', '--no-build'], '--data-dir needs a value, got the option --no-build (write --data-dir=--no-build if that is the value)'],

@@ -58,7 +58,20 @@ export function decodeStreamItem(payload: string): StreamItem {
   throw new ModelError('model-malformed-chunk', `model stream sent a malformed chunk (${where}${issue?.message ?? 'invalid'}): ${snippet(payload)}`)
 }
 
-/** The provider's own words in an error answer's body (`{error: {message}}`, `{error}`, `{message}`), else the body itself. */
+/** The words of an HTML page (a proxy's or a gateway's error page): its text without markup, scripts or styles. */
+function pageText(html: string): string {
+  return html
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/**
+ * The provider's own words in an error answer's body (`{error: {message}}`, `{error}`, `{message}`), else the body
+ * itself, an HTML page's text without its markup (a person reads it in the conversation).
+ */
 export function providerMessage(body: string, statusText: string): string {
   let json: unknown
   try {
@@ -73,7 +86,8 @@ export function providerMessage(body: string, statusText: string): string {
   }
   const bare = z.object({ message: z.string() }).safeParse(json)
   if (bare.success) return bare.data.message
-  const text = body.trim()
+  const trimmed = body.trim()
+  const text = trimmed.startsWith('<') ? pageText(trimmed) : trimmed
   if (text !== '') return text.length > 500 ? `${text.slice(0, 500)}…` : text
   return statusText === '' ? 'no message' : statusText
 }
