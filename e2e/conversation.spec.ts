@@ -584,3 +584,28 @@ test('a link to a Session that does not exist says so, and the page stops asking
   await expect(page.getByText('Session not found.')).toBeVisible()
   expect(asked.length).toBe(opened)
 })
+
+test('an answer stopped while it streams stays where it was being read, marked as cut off and not kept, until the page is left', async ({ zones, servers }, testInfo) => {
+  const server = await servers.start({ script: [{ text: 'Here is the plan: first stretch, then write for an hour, then walk to the river and back.', streamDelayMs: 400 }] })
+  const page = await zones.open('Europe/Berlin', server.url)
+  const id = await createSessionFromUi(page)
+  await sendMessage(page, 'Plan my morning')
+  await expect(page.getByTestId('message-streaming')).toContainText('Here is the plan:')
+  await page.getByTestId('cancel-turn').click()
+  await expect(page.getByTestId('turn-end')).toHaveAttribute('data-reason', 'aborted')
+  // on the code before, the words streamed so far vanished as the turn ended: only "Stopped." was left
+  const cut = page.getByTestId('message-cut')
+  await expect(cut).toContainText(/^Assistantcut off · not keptHere is the plan:/)
+  await expect(cut).not.toContainText('river and back.')
+  await expect(page.getByTestId('message-streaming')).toHaveCount(0)
+  await expect(page.getByTestId('turn-end')).toContainText('Stopped.Retry')
+  await page.screenshot({ path: testInfo.outputPath('cut-off.png') })
+  await expectAccessible(page, testInfo, 'cut-off')
+  // nothing of it is stored: a reload shows the stopped turn without it
+  await waitForTurnEnds(server.url, id, 1)
+  const { events } = await readSessionFile(server.dataDir, id)
+  expect(events.filter((e) => e.type === 'assistant/message')).toEqual([])
+  await page.reload()
+  await expect(page.getByTestId('turn-end')).toHaveText('Stopped.Retry')
+  await expect(cut).toHaveCount(0)
+})

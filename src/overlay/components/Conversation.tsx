@@ -3,7 +3,7 @@ import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/re
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { sameTimeZone } from '../../protocol/index.ts'
 import { loadOlderEvents } from '../data/queries.ts'
-import type { StreamingText } from '../data/streaming-text.ts'
+import { useCutText, type StreamingText } from '../data/streaming-text.ts'
 import { queuedItems, type ConversationItem, type UserItem } from '../lib/conversation.ts'
 import { formatFull, formatStamp, zonePlace } from '../lib/display/index.ts'
 import { focusComposer } from '../lib/focus.ts'
@@ -127,8 +127,21 @@ function TurnEnd({ item, context }: { item: Extract<ConversationItem, { kind: 't
           : `This turn failed${item.message === null ? '.' : `: ${item.message}`}`
   // a failed or stopped turn (the last one) can be run again
   const canRetry = (item.reason === 'error' || item.reason === 'aborted') && item.prompt !== null && item.turn === context.lastTurn && !context.running
+  // what the answer had said when it was cut off stays where it was being read, marked as not kept
+  const cut = useCutText(context.sessionId, item.turn)
   return (
     <div className={`turn-end turn-end-${item.reason}`} data-testid="turn-end" data-reason={item.reason}>
+      {cut !== null && (
+        <article className="msg msg-assistant msg-cut" data-testid="message-cut" aria-label="Assistant, cut off">
+          <div className="msg-meta">
+            <span className="msg-author">Assistant</span>
+            <span className="muted">cut off · not kept</span>
+          </div>
+          <p className="msg-text" dir="auto">
+            {cut}
+          </p>
+        </article>
+      )}
       <span>{text}</span>
       {canRetry && (
         <button

@@ -9,7 +9,7 @@ import { sessionApiPath } from './http.ts'
 import { queryKeys } from './keys.ts'
 import { setSessionStatus } from './queries.ts'
 import { openSse } from './sse-client.ts'
-import { addDelta, settleStreaming } from './streaming-text.ts'
+import { addDelta, endStreaming, settleStreaming } from './streaming-text.ts'
 
 /** The state of a Session's live stream. */
 export type StreamState = 'connecting' | 'live' | 'reconnecting'
@@ -58,7 +58,7 @@ export function useSessionStream(id: string, enabled: boolean): StreamState {
         let summary = false
         for (const event of added) {
           if (event.type === 'assistant/message') settleStreaming(id, event.data.turn, event.data.step)
-          else if (event.type === 'turn/end') settleStreaming(id, event.data.turn)
+          else if (event.type === 'turn/end') endStreaming(id, event.data.turn, event.data.reason === 'aborted' || event.data.reason === 'error')
           else if (event.type === 'schedule/change') schedules = true
           else if (event.type === 'session/title' || (event.type === 'user/message' && event.data.source.kind === 'user')) summary = true
         }

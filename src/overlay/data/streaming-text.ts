@@ -32,6 +32,34 @@ export function settleStreaming(sessionId: string, turn: number | null, step?: n
   emit()
 }
 
+/**
+ * What a turn had written when Stop or a failure ended it, per Session and turn: the person was reading it, so it stays
+ * on screen with that turn's end, in this tab only (it is never stored, SPEC 9), for the last few turns.
+ */
+const cutBySession = new Map<string, Map<number, string>>()
+const CUT_TURNS_KEPT = 10
+
+/** A turn ended: its streaming text goes, and when the turn did not complete (`cut`), what it had written is kept. */
+export function endStreaming(sessionId: string, turn: number, cut: boolean): void {
+  const text = (bySession.get(sessionId) ?? EMPTY)
+    .filter((s) => s.turn === turn && s.text.trim() !== '')
+    .map((s) => s.text)
+    .join('\n\n')
+  if (cut && text !== '') {
+    const kept = new Map(cutBySession.get(sessionId))
+    kept.set(turn, text)
+    for (const old of kept.keys()) if (kept.size > CUT_TURNS_KEPT) kept.delete(old)
+    cutBySession.set(sessionId, kept)
+  }
+  settleStreaming(sessionId, turn)
+  if (cut && text !== '') emit()
+}
+
+/** What a turn had written when it was stopped or failed, in this tab; null when nothing. */
+export function useCutText(sessionId: string, turn: number): string | null {
+  return useSyncExternalStore(subscribe, () => cutBySession.get(sessionId)?.get(turn) ?? null)
+}
+
 /** The text a Session's model is streaming now, oldest step first (the hook's snapshot). */
 export function streamingTextOf(sessionId: string): StreamingText[] {
   return bySession.get(sessionId) ?? EMPTY
