@@ -466,6 +466,21 @@ test('a browser whose clock runs 10 minutes ahead sees the device clock warning,
   await expect(inTime.getByTestId('clock-warning')).toHaveCount(0)
 })
 
+test('a browser whose clock runs 100 days ahead dates today’s messages as today, by the server’s clock, as soon as the clock check comes back', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  expect((await post('/api/sessions', { sessionId: 'far-ahead', timeZone: 'Europe/Berlin' })).status).toBe(201)
+  expect((await post('/api/sessions/far-ahead/messages', { text: 'good morning', clientTimeZone: 'Europe/Berlin' })).status).toBe(202)
+  await waitForTurnEnds(server.url, 'far-ahead', 1)
+  const page = await zones.open('Europe/Berlin')
+  await page.clock.install({ time: Date.now() + 100 * 86_400_000 })
+  await page.goto(`${server.url}/s/far-ahead`)
+  await expect(page.getByTestId('clock-warning')).toHaveText(/^Your device clock is 100 days/)
+  // a clock time alone, as for any message of today (on the code before, a full date until the minute's tick)
+  await expect(page.getByTestId('message-user').locator('.stamp').first()).toHaveText(/^\d{1,2}:\d{2}\s[AP]M$/)
+  await expect(page.getByTestId('message-assistant').locator('.stamp').first()).toHaveText(/^\d{1,2}:\d{2}\s[AP]M$/)
+})
+
 test('two Snoozes in a row that say the same words are both read out', async ({ zones, servers }) => {
   const server = await servers.start()
   const api = async (method: string, path: string, body: unknown) => {

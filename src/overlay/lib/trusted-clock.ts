@@ -1,9 +1,20 @@
 /** How far this device's clock runs ahead of the server's (negative: behind), once the clock check found it off; else 0. */
 let deviceAheadMs = 0
 
+const listeners = new Set<() => void>()
+
 /** Notes what the device clock check found: an offset beyond its tolerance is corrected from now on, a smaller one not. */
 export function noteDeviceClock(aheadMs: number, toleranceMs: number): void {
-  deviceAheadMs = Math.abs(aheadMs) > toleranceMs ? aheadMs : 0
+  const next = Math.abs(aheadMs) > toleranceMs ? aheadMs : 0
+  if (next === deviceAheadMs) return
+  deviceAheadMs = next
+  for (const listener of listeners) listener()
+}
+
+/** Calls back when the correction changes (the clock check came back); returns the unsubscribe function. */
+export function onTrustedClockChange(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
 }
 
 /**
