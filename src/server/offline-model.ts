@@ -106,11 +106,7 @@ function describe(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[])
     return `The ${outcome.name} tool answered: ${outcome.text}`
   }
   const question = zoneQuestion(value)
-  if (question !== null) {
-    const { session, clients, known } = question
-    const example = known[0] ?? 'Europe/Berlin'
-    return `Which time zone do you mean for that time? This Session's time zone is ${session}; your browser${clients.length > 1 ? 's report' : ' reports'} ${clients.length > 0 ? clients.join(', ') : 'no zone'}. Known zones: ${known.length > 0 ? known.join(', ') : 'none'}. Name one ("${zonePlace(example)}" or "${example}"), or say it again with the zone, for example "remind me at 09:30 ${example} to stretch".`
-  }
+  if (question !== null) return zoneQuestionWords(question)
   if (value.code === 'not_future') {
     const passed = passedWords(outcome, nowMs, messages)
     if (passed !== null) return passed
@@ -347,7 +343,16 @@ function toolOutcomes(messages: ModelMessage[]): ToolOutcome[] | null {
 }
 
 /** The zones a `timezone_confirmation_required` tool result names: the Session's (or `unavailable`), the browsers', and both (the Session's first); null for another result. */
-function zoneQuestion(value: Record<string, unknown>): { session: string; clients: string[]; known: string[] } | null {
+type ZoneQuestion = { session: string; clients: string[]; known: string[] }
+
+/** The question asked when a local time's zone must be confirmed: the Session's zone (or that it has none), the browsers', the known ones. */
+export function zoneQuestionWords({ session, clients, known }: ZoneQuestion): string {
+  const example = known[0] ?? 'Europe/Berlin'
+  const sessionWords = session === 'unavailable' ? 'This Session has no time zone' : `This Session's time zone is ${session}`
+  return `Which time zone do you mean for that time? ${sessionWords}; your browser${clients.length > 1 ? 's report' : ' reports'} ${clients.length > 0 ? clients.join(', ') : 'no zone'}. Known zones: ${known.length > 0 ? known.join(', ') : 'none'}. Name one ("${zonePlace(example)}" or "${example}"), or say it again with the zone, for example "remind me at 09:30 ${example} to stretch".`
+}
+
+function zoneQuestion(value: Record<string, unknown>): ZoneQuestion | null {
   if (value.code !== 'timezone_confirmation_required') return null
   const session = typeof value.sessionTimeZone === 'string' ? value.sessionTimeZone : 'unavailable'
   const clients = Array.isArray(value.clientTimeZones) ? value.clientTimeZones.filter((z): z is string => typeof z === 'string') : []

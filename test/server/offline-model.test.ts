@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { OfflineModel, parseIntent, readingWords, refusalWords, type Intent } from '../../src/server/offline-model.ts'
+import { OfflineModel, parseIntent, readingWords, refusalWords, zoneQuestionWords, type Intent } from '../../src/server/offline-model.ts'
 import { formatFollowUp } from '../../src/protocol/follow-up.ts'
 import { createApp } from '../../src/server/app.ts'
 import { compose } from '../../src/server/compose.ts'
@@ -705,6 +705,14 @@ describe('offline model confirmations in local words', () => {
       ['Your reminders:', '- schedule-1: "book the restaurant" on Friday at 18:00 in Berlin', '- schedule-2: "renew the passport" on 2 September 2026 at 09:00 in Berlin'].join('\n'),
     )
     await host.close()
+  })
+})
+
+describe('the zone question', () => {
+  it('says the Session has no time zone when its header has none (it read "This Session\'s time zone is unavailable")', () => {
+    expect(zoneQuestionWords({ session: 'unavailable', clients: ['Europe/Berlin'], known: ['Europe/Berlin'] })).toBe(
+      'Which time zone do you mean for that time? This Session has no time zone; your browser reports Europe/Berlin. Known zones: Europe/Berlin. Name one ("Berlin" or "Europe/Berlin"), or say it again with the zone, for example "remind me at 09:30 Europe/Berlin to stretch".',
+    )
   })
 })
 
