@@ -13,29 +13,36 @@ import {
 import { errorMessage, SESSION_ID_PATTERN } from '../protocol/index.ts'
 import { eachWithProgress, Progress } from './progress.ts'
 
-/** Session files named by the paths: files as given, directories searched for `*.jsonl` entries of any kind (recursively, never through a symlink). */
-export async function sessionFiles(paths: string[]): Promise<string[]> {
-  const out: string[] = []
+/**
+ * Session files named by the paths: files as given, directories searched for `*.jsonl` entries of any kind
+ * (recursively, never through a symlink); `stray` marks one found in a directory whose name is not a session's
+ * (`<id>.jsonl`), which the server does not read.
+ */
+export async function sessionFiles(paths: string[]): Promise<{ path: string; stray: boolean }[]> {
+  const out: { path: string; stray: boolean }[] = []
   const walk = async (path: string): Promise<void> => {
     const info = await stat(path)
     if (info.isDirectory()) {
       const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       for (const entry of entries) {
         const child = join(path, entry.name)
-        if (entry.name.endsWith('.jsonl')) out.push(child)
+        if (entry.name.endsWith('.jsonl')) out.push({ path: child, stray: expectedId(child) === null })
         else if (entry.isDirectory()) await walk(child)
       }
-    } else out.push(path)
+    } else out.push({ path, stray: false })
   }
   for (const path of paths) {
     try {
       await walk(path)
     } catch {
-      out.push(path)
+      out.push({ path, stray: false })
     }
   }
   return out
 }
+
+/** What `check` says of a file in a directory whose name is not a session's: the server skips it, so it is no session. */
+const STRAY_REASON = 'the file name is not <session id>.jsonl (letters, digits, - and _, at most 64), so the server does not read it'
 
 function expectedId(path: string): string | null {
   const name = basename(path)
@@ -138,7 +145,12 @@ export async function runCheck(
 ): Promise<boolean> {
   const files = await sessionFiles(paths)
   const progress = new Progress('check', files.length, 'files')
-  return eachWithProgress(progress, files, (file) => checkFile(file, folds, progress), print)
+  return eachWithProgress(
+    progress,
+    files,
+    async (file) => (file.stray ? { ok: false, line: `FAIL ${file.path} seq -1: ${STRAY_REASON}` } : checkFile(file.path, folds, progress)),
+    print,
+  )
 }
 
 /** The sessions a store command visits: the ids given, else every entry the store lists (damaged ones with their problem). */

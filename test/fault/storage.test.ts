@@ -240,6 +240,9 @@ describe('storage faults through the real server (SPEC 2.5, 2.6)', () => {
     generateSession({ path: join(sessions, 'middle.jsonl'), id: 'middle', targetEvents: 60, seed: 7, sessionZone: 'UTC' })
     const middle = (await readFile(join(sessions, 'middle.jsonl'), 'utf8')).split('\n')
     await writeFile(join(sessions, 'middle.jsonl'), [...middle.slice(0, 31), ...middle.slice(32)].join('\n'))
+    // good logs under names that are no session's: the server does not read them, and check no longer calls them ok
+    await writeFile(join(sessions, '.hidden.jsonl'), `${header('hidden')}\n`)
+    await writeFile(join(sessions, 'bad name.jsonl'), `${header('x1')}\n`)
 
     const server = await serve(dataDir)
     const list = await api(server.url, 'GET', '/api/sessions')
@@ -283,7 +286,13 @@ describe('storage faults through the real server (SPEC 2.5, 2.6)', () => {
     const fail = (id: string) => `FAIL ${join(sessions, `${id}.jsonl`)} seq ${expected[id].seq}: ${expected[id].reason}`
     expect({ code: checked.code, lines }).toEqual({
       code: 1,
-      lines: [...Object.keys(expected).map(fail), `ok ${join(sessions, 'ok.jsonl')}`].sort(),
+      lines: [
+        ...Object.keys(expected).map(fail),
+        ...['.hidden.jsonl', 'bad name.jsonl'].map(
+          (name) => `FAIL ${join(sessions, name)} seq -1: the file name is not <session id>.jsonl (letters, digits, - and _, at most 64), so the server does not read it`,
+        ),
+        `ok ${join(sessions, 'ok.jsonl')}`,
+      ].sort(),
     })
   })
 })
