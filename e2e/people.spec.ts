@@ -511,3 +511,34 @@ test('two Snoozes in a row that say the same words are both read out', async ({ 
   // on the code before, one node whose words did not change: a screen reader read the second Snooze out not at all
   await expect.poll(() => page.evaluate(() => (window as unknown as { __said: string[] }).__said)).toEqual([words(two.scheduledAt), words(one.scheduledAt)])
 })
+
+test('a reminder snoozed in one browser, or by asking the assistant, shows as snoozed in every browser, which no longer offers to snooze it again', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  expect((await post('/api/sessions', { sessionId: 'shared', timeZone: 'Europe/Berlin' })).status).toBe(201)
+  const laptop = await zones.open('Europe/Berlin', `${server.url}/s/shared`)
+  const phone = await zones.open('Europe/Berlin', `${server.url}/s/shared`, { viewport: PHONE })
+  for (const page of [laptop, phone]) await expect(page.getByTestId('composer-input')).toBeVisible()
+  expect((await post('/api/sessions/shared/schedules', { prompt: 'water the plants', after_seconds: 1 })).status).toBe(201)
+  const card = (page: typeof laptop) => page.getByTestId('reminder-due').filter({ hasText: 'water the plants' })
+  for (const page of [laptop, phone]) await expect(card(page).getByTestId('reminder-snooze')).toBeVisible({ timeout: 15_000 })
+
+  // the laptop's card snoozes it: the phone's card says until when, with no Snooze or Done left (on the code before,
+  // the phone still offered both, and a second Snooze made a second reminder for one occurrence)
+  await card(laptop).getByTestId('reminder-snooze').click()
+  await expect(card(laptop)).toContainText('Snoozed:')
+  await expect(card(phone)).toContainText('Snoozed:')
+  await expect(card(phone).getByTestId('reminder-snooze')).toHaveCount(0)
+  await expect(phone.getByTestId('toast').filter({ hasText: 'water the plants' })).toHaveCount(0)
+  await expect.poll(async () => (await fetchSchedules(server.url, 'shared')).map((s) => s.prompt)).toEqual(['water the plants'])
+
+  // asked in words on the phone, the assistant's snooze shows on the laptop's card as well
+  expect((await post('/api/sessions/shared/schedules', { prompt: 'call Alex back', after_seconds: 1 })).status).toBe(201)
+  const alex = (page: typeof laptop) => page.getByTestId('reminder-due').filter({ hasText: 'call Alex back' })
+  for (const page of [laptop, phone]) await expect(alex(page).getByTestId('reminder-snooze')).toBeVisible({ timeout: 15_000 })
+  await sendMessage(phone, 'snooze')
+  await expect(phone.getByTestId('message-assistant').last()).toContainText('Snoozed: "call Alex back"')
+  await expect(alex(laptop)).toContainText('Snoozed:')
+  await expect(alex(laptop).getByTestId('reminder-snooze')).toHaveCount(0)
+  await expect(alex(phone)).toContainText('Snoozed:')
+})

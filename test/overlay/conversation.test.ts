@@ -251,3 +251,26 @@ describe('foldEvents', () => {
     }
   })
 })
+
+describe('snoozes the log holds', () => {
+  const due: UserMessage = { id: 'f1', role: 'user', content: text(FOLLOW_UP), source: { kind: 'plugin', plugin: 'schedule' } }
+  const after = (id: string, prompt: string, scheduledAt: string) =>
+    ev('schedule/change', { version: 1, operation: 'create', schedule: { id, kind: 'after', prompt, afterSeconds: 600, scheduledAt } })
+
+  it('takes the first after reminder with the words of an occurrence come due as its snooze, once', () => {
+    const fold = emptyFold()
+    foldEvents(
+      fold,
+      log(
+        // made before the occurrence came due: not its snooze
+        after('schedule-2', 'stretch', '2026-07-15T01:20:00.000Z'),
+        ev('user/message', due, 'append'),
+        ev('schedule/change', { version: 1, operation: 'create', schedule: { id: 'schedule-3', kind: 'at', prompt: 'stretch', scheduledAt: '2026-07-16T01:30:00.000Z' } }),
+        after('schedule-4', 'drink water', '2026-07-15T01:40:00.000Z'),
+        after('schedule-5', 'stretch', '2026-07-15T01:40:00.000Z'),
+        after('schedule-6', 'stretch', '2026-07-15T01:50:00.000Z'),
+      ),
+    )
+    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', until: '2026-07-15T01:40:00.000Z' }])
+  })
+})

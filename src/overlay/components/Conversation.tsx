@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { sameTimeZone } from '../../protocol/index.ts'
+import { markSnoozed, noticeKey } from '../data/notices.ts'
 import { loadOlderEvents } from '../data/queries.ts'
 import { useCutText, type StreamingText } from '../data/streaming-text.ts'
 import { queuedItems, type ConversationItem, type UserItem } from '../lib/conversation.ts'
@@ -52,6 +53,7 @@ function rowHeight(element: Element, entry: ResizeObserverEntry | undefined, ins
   return instance.measurementsCache[index]?.size ?? instance.options.estimateSize(index)
 }
 const OLDER_PX = 600
+
 
 /**
  * Whether a row's change of height moves the view with it, so what the person sees stays put. A row measured for the
@@ -353,6 +355,17 @@ export function Conversation({
   })
   virtualizer.shouldAdjustScrollPositionOnItemSizeChange = keepsViewOnResize
   const total = virtualizer.getTotalSize()
+
+  // an occurrence the log shows snoozed (from another browser, or by the assistant) is snoozed here too, before the
+  // paint: its card says until when, its toast closes, and neither offers to snooze it again
+  const { snoozes } = log.fold
+  const snoozedHere = context.snoozed
+  useLayoutEffect(() => {
+    for (const { scheduleId, occurrenceAt, until } of snoozes) {
+      const key = noticeKey(context.sessionId, scheduleId, occurrenceAt)
+      if (snoozedHere[key] === undefined) markSnoozed(key, until)
+    }
+  }, [snoozes.length, snoozes, snoozedHere, context.sessionId])
   const rowNodes = useRef(new Map<number, HTMLDivElement>())
 
   useLayoutEffect(() => {

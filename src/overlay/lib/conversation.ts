@@ -67,7 +67,18 @@ export type ConversationFold = {
   lastTurn: number | null
   turnPrompt: string | null
   turnByReminder: boolean
+  /**
+   * Occurrences snoozed in the log, with when the reminder that replaces them is due: a reminder come
+   * due is snoozed by the first `after` reminder with its words made after it (by the overlay's Snooze in any browser,
+   * or by the assistant asked to snooze), so every browser's card says so and none snoozes it twice.
+   */
+  snoozes: LogSnooze[]
+  /** The newest occurrence come due of each reminder's words, not yet snoozed. */
+  dueByPrompt: Map<string, { scheduleId: string; occurrenceAt: string }>
 }
+
+/** One occurrence of a reminder snoozed in the log, and when the reminder that replaces it is due (ISO). */
+export type LogSnooze = { scheduleId: string; occurrenceAt: string; until: string }
 
 /** The text of a message's content blocks. */
 export function contentText(content: readonly TextBlock[]): string {
@@ -104,6 +115,7 @@ function messageItem(fold: ConversationFold, event: SessionEvent<'user/message'>
     const followUp = parseReminderFollowUp(text)
     if (followUp !== null) {
       if (fold.openTurn !== null) fold.turnByReminder = true
+      for (const { prompt, scheduleId, occurrenceAt } of followUp.reminders) fold.dueByPrompt.set(prompt, { scheduleId, occurrenceAt })
       return { kind: 'reminder-due', key: `due:${event.seq}`, ...base, text, followUp }
     }
   }
@@ -126,7 +138,20 @@ export function emptyFold(): ConversationFold {
     lastTurn: null,
     turnPrompt: null,
     turnByReminder: false,
+    snoozes: [],
+    dueByPrompt: new Map(),
   }
+}
+
+/** A `schedule/change` that makes an `after` reminder snoozes the occurrence come due last with the same words. */
+function foldSnooze(fold: ConversationFold, data: Record<string, unknown>): void {
+  if (data.operation !== 'create' || typeof data.schedule !== 'object' || data.schedule === null) return
+  const schedule = data.schedule as Record<string, unknown>
+  if (schedule.kind !== 'after' || typeof schedule.prompt !== 'string' || typeof schedule.scheduledAt !== 'string') return
+  const due = fold.dueByPrompt.get(schedule.prompt)
+  if (due === undefined) return
+  fold.dueByPrompt.delete(schedule.prompt)
+  fold.snoozes.push({ ...due, until: schedule.scheduledAt })
 }
 
 function foldOne(fold: ConversationFold, event: SessionEvent): void {
@@ -239,10 +264,12 @@ function foldOne(fold: ConversationFold, event: SessionEvent): void {
         shadowedTo: event.data.shadowedTo,
       })
       break
+    case 'schedule/change':
+      foldSnooze(fold, event.data)
+      break
     case 'step/start':
     case 'step/end':
     case 'request/header':
-    case 'schedule/change':
     case 'session/title':
       break
     default: {
