@@ -144,6 +144,8 @@ export class Host {
   readonly clock: Clock
   private readonly slots = new Map<string, Slot>()
   private readonly feeds = new Map<string, SessionFeed>()
+  /** Summary rebuilds in flight, by session id. */
+  private readonly rebuilding = new Map<string, Promise<StoredSummary>>()
   private readonly contexts: HostPluginContext[] = []
   private readonly logLine: (line: string) => void
   private readonly openListeners = new Set<(session: Session) => void>()
@@ -598,12 +600,19 @@ export class Host {
     }
   }
 
-  private async rebuildSummary(id: string): Promise<StoredSummary> {
-    const visitor = new FoldingVisitor(id, foldsIn(this.registry), false)
-    await this.store.scanSession(id, visitor)
-    const summary = summarize(visitor, visitor.count, visitor.lastTime, this.registry)
-    if (!this.slots.has(id)) await this.store.putSummary(id, summary)
-    return summary
+  /** A session's summary from one validating scan of its log; requests at once share the scan (a page and a stream on opening a Session). */
+  private rebuildSummary(id: string): Promise<StoredSummary> {
+    const running = this.rebuilding.get(id)
+    if (running) return running
+    const scan = (async () => {
+      const visitor = new FoldingVisitor(id, foldsIn(this.registry), false)
+      await this.store.scanSession(id, visitor)
+      const summary = summarize(visitor, visitor.count, visitor.lastTime, this.registry)
+      if (!this.slots.has(id)) await this.store.putSummary(id, summary)
+      return summary
+    })().finally(() => this.rebuilding.delete(id))
+    this.rebuilding.set(id, scan)
+    return scan
   }
 
   /** The store's entry of a session; a missing one is the host's session-not-found. */
@@ -672,7 +681,10 @@ export class Host {
     return { sessions, nextCursor: page.nextCursor }
   }
 
-  /** The readers' view of a session, which stays valid while the session is closed or recovers; never opens its log. */
+  /**
+   * The readers' view of a session, which stays valid while the session is closed or recovers; never opens its log
+   * (a missing summary is rebuilt by a scan of it, which a corrupt log fails).
+   */
   async feed(id: string): Promise<SessionFeed> {
     if (!SESSION_ID_PATTERN.test(id)) throw notFound(id)
     const known = this.feeds.get(id)

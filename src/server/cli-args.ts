@@ -192,12 +192,12 @@ type Token = ReturnType<typeof parseArgv>['tokens'] extends (infer T)[] | undefi
 
 /**
  * The value of an option token. A value that looks like a flag is taken (a token may start with `--`), unless it is
- * one of this CLI's own flags: `--data-dir --no-build` meant a missing value, not a folder named `--no-build`.
+ * one of this CLI's own flags (`-h` too): `--data-dir --no-build` meant a missing value, not a folder named `--no-build`.
  */
 function valueOf(token: Extract<Token, { kind: 'option' }>): string | undefined {
   const { value, rawName } = token
-  if (value === undefined || token.inlineValue === true || !value.startsWith('--')) return value
-  const named = value.slice(2).split('=')[0]
+  if (value === undefined || token.inlineValue === true || !value.startsWith('-')) return value
+  const named = value === '-h' ? 'help' : value.startsWith('--') ? value.slice(2).split('=')[0] : ''
   if (isServeFlag(named)) throw new Error(`${rawName} needs a value, got the option ${value} (write ${rawName}=${value} if that is the value)`)
   return value
 }

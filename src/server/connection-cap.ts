@@ -7,8 +7,13 @@ import type { Socket } from 'node:net'
 const FALLBACK_CAP = 1024
 /** Upper bound of the cap, whatever the descriptor limit. */
 const MAX_CAP = 16_384
-/** Descriptors kept free of connections (session files, the model's HTTP, logs, the runtime): half the limit, at most this. */
+/**
+ * Descriptors kept free of connections (session files, the model's HTTP, logs, the runtime): half the limit, at most
+ * this, and at least what other files need with a few sessions open.
+ */
 const MAX_RESERVE = 1024
+/** Sessions held open at the least, within the reserve, however small the limit. */
+const MIN_OPEN_SESSIONS = 8
 
 function parseLimit(value: string | undefined): number | null {
   if (value === undefined || value === 'unlimited') return null
@@ -31,9 +36,10 @@ export function descriptorLimit(): number | null {
   }
 }
 
-// half, under a small limit too: a floor of 64 left a limit of 64 one connection, and a tab holds two streams
+// half, under a small limit too (a floor of 64 left a limit of 64 one connection, and a tab holds two streams), but
+// room for the other files and a few sessions (without it a limit of 64 left one session open, and overcommitted)
 function reserveOf(limit: number): number {
-  return Math.min(MAX_RESERVE, Math.ceil(limit / 2))
+  return Math.min(MAX_RESERVE, Math.max(OTHER_FILES + MIN_OPEN_SESSIONS, Math.ceil(limit / 2)))
 }
 
 /** The most connections to hold open under a descriptor limit: below it, leaving room for everything else the server opens (SPEC 12.2). */

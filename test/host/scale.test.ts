@@ -51,6 +51,28 @@ function rpc(text: string) {
 }
 
 describe('sessions on demand (SPEC 12.1)', () => {
+  it('rebuilds a missing summary for readers with one scan of the log, shared by the requests that come at once', async () => {
+    const dir = await tempDir()
+    const first = await build(dir)
+    await first.host.createSession({ id: 'lost', timeZone: 'UTC' })
+    await first.host.send('lost', rpc('hello'))
+    await settle(await first.host.openSession('lost'))
+    await first.host.close()
+    // the catalog of summaries gone: start-up rebuilds it; a summary lost after that is rebuilt when a reader asks
+    const counted = await countingStore(dir)
+    const second = await build(dir, { store: counted.store })
+    const inner = counted.store as unknown as { readEntry(id: string): Promise<{ summary: unknown }> }
+    const readEntry = inner.readEntry.bind(inner)
+    inner.readEntry = async (id: string) => ({ ...(await readEntry(id)), summary: null })
+    const [page, stream, described] = await Promise.all([second.host.readEvents('lost', { limit: 2 }), second.host.feed('lost'), second.host.describe('lost')])
+    expect(page.page.eventCount).toBe(9)
+    expect(stream.header.id).toBe('lost')
+    expect(described.eventCount).toBe(9)
+    // on the code before, each request ran its own scan
+    expect(counted.scanned).toEqual(['lost'])
+    await second.host.close()
+  })
+
   it('starts without opening a log and lists and describes sessions from their summaries', async () => {
     const dir = await tempDir()
     const first = await build(dir)

@@ -94,6 +94,7 @@ describe('parseArgs: serve', () => {
     // one of this CLI's flags where a value belongs is a value left out (on the code before, a folder named --no-build)
     [['--data-dir', '--no-build'], '--data-dir needs a value, got the option --no-build (write --data-dir=--no-build if that is the value)'],
     [['--token', '--port', '1'], '--token needs a value, got the option --port (write --token=--port if that is the value)'],
+    [['--data-dir', '-h'], '--data-dir needs a value, got the option -h (write --data-dir=-h if that is the value)'],
     [['check', '--database-url', '--data-dir=x'], '--database-url needs a value, got the option --data-dir=x (write --database-url=--data-dir=x if that is the value)'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseArgs(argv, {})).toThrow(new Error(message))

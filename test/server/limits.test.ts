@@ -4,7 +4,7 @@ import { ScriptedModel, type Host, type Session } from '../../src/host/index.ts'
 import type { SessionEvent } from '../../src/protocol/index.ts'
 import { createApp } from '../../src/server/app.ts'
 import { composeHost } from '../../src/server/compose.ts'
-import { connectionCap } from '../../src/server/connection-cap.ts'
+import { connectionCap, openSessionCap } from '../../src/server/connection-cap.ts'
 import { CONTENT_SECURITY_POLICY } from '../../src/server/security-headers.ts'
 import { DEFAULT_TIMEOUTS, listen, type RequestTimeouts, type RunningServer } from '../../src/server/serve.ts'
 import { MAX_UNREAD_SSE_BYTES, sseFrame } from '../../src/server/sse.ts'
@@ -125,9 +125,20 @@ describe('connection cap (SPEC 12.2)', () => {
     [20_000, 16_384],
     [1_048_576, 16_384],
     [100, 50],
-    [64, 32],
+    [64, 24],
   ])('caps connections under a descriptor limit of %i at %i, leaving the rest for files', (limit, cap) => {
     expect(connectionCap(limit)).toBe(cap)
+  })
+
+  it.each([
+    [64, 8],
+    [100, 18],
+    [256, 96],
+    [1024, 256],
+    [null, 256],
+  ])('holds at most this many sessions open under a descriptor limit of %s: %i, within the reserve the connections leave', (limit, sessions) => {
+    expect(openSessionCap(limit, 256)).toBe(sessions)
+    if (limit !== null) expect(connectionCap(limit) + sessions).toBeLessThanOrEqual(limit - 32)
   })
 
   it('answers 1024 connections when the descriptor limit is unknown', () => {

@@ -201,7 +201,7 @@ describe('CLI on PostgreSQL', () => {
     const dir = await tempDir()
     expect(await run(['export', '--database-url', source.url, '--data-dir', dir])).toEqual({
       code: 0,
-      stdout: 'copied fresh: 0 events\nexported 1 sessions (0 events); 0 already up to date; 0 failed\n',
+      stdout: 'copied fresh: 0 events\nexported 1 session (0 events); 0 already up to date; 0 failed\n',
       stderr: '',
     })
     const [header] = original.sessions as { header_json: string }[]
@@ -210,7 +210,7 @@ describe('CLI on PostgreSQL', () => {
     const imported = await run(['import', '--database-url', target.url, '--data-dir', dir])
     expect({ code: imported.code, stdout: imported.stdout }).toEqual({
       code: 0,
-      stdout: 'copied fresh: 0 events\nimported 1 sessions (0 events); 0 already up to date; 0 failed\n',
+      stdout: 'copied fresh: 0 events\nimported 1 session (0 events); 0 already up to date; 0 failed\n',
     })
     expect(await contents(target)).toEqual(original)
     expect(await run(['check', '--database-url', target.url])).toEqual({ code: 0, stdout: 'ok fresh\n', stderr: '' })
@@ -235,7 +235,7 @@ describe('CLI on PostgreSQL', () => {
     await target.admin(`UPDATE ${SCHEMA}.sessions SET event_count = 3 WHERE id = 'alpha'`)
     expect(await run(['import', '--database-url', target.url, '--data-dir', dir])).toEqual({
       code: 0,
-      stdout: `copied alpha: ${alphaEvents - 3} events\nimported 1 sessions (${alphaEvents - 3} events); 0 already up to date; 0 failed\n`,
+      stdout: `copied alpha: ${alphaEvents - 3} events\nimported 1 session (${alphaEvents - 3} events); 0 already up to date; 0 failed\n`,
       stderr: expect.stringMatching(JSONL_NOTES),
     })
     await target.admin(`UPDATE ${SCHEMA}.events SET event_json = replace(event_json, 'hello', 'HELLO') WHERE session_id = 'alpha'`)

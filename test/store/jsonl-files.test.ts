@@ -208,12 +208,37 @@ describe('JSONL store files (SPEC 2.5)', () => {
     const path = join(dir, 'sessions/x.jsonl')
     const header = line(HEADER)
     await writeFile(path, header + line(userEvent(0)))
-    writer.append([userEvent(2)])
+    // longer than event 1: a repair that cut to the durable length would leave part of it
+    const long = { ...userEvent(2), data: { ...userEvent(2).data, content: [{ type: 'text', text: 'a longer message than the first one' }] } } as SessionEvent
+    writer.append([long])
     // on the code before, the append was acknowledged: the file read seq 0 then 2, and event 1, served already, was lost
     await expect(writer.barrier()).rejects.toMatchObject({
       code: 'unavailable',
       message: expect.stringContaining(`session file ${path} was changed by another writer`),
     })
-    expect(await readFile(path, 'utf8')).toBe(header + line(userEvent(0)) + line(userEvent(2)))
+    const changed = header + line(userEvent(0)) + line(long)
+    expect(await readFile(path, 'utf8')).toBe(changed)
+    // nor by the repair after it: opening the file again judges what it holds
+    await writer.repair()
+    expect(await readFile(path, 'utf8')).toBe(changed)
+  })
+
+  it('never cuts bytes another writer added, when its own write then fails', async () => {
+    const dir = await tempDir()
+    const files = new FailingFiles()
+    const store = await JsonlStore.open({ dataDir: dir, files })
+    await store.createSession(HEADER as never)
+    const writer = await store.openSession('x', noop)
+    writer.append([userEvent(0)])
+    await writer.barrier()
+    const path = join(dir, 'sessions/x.jsonl')
+    const foreign = `${await readFile(path, 'utf8')}FOREIGN\n`
+    await writeFile(path, foreign)
+    files.inject({ op: 'write', code: 'ENOSPC', path: /x\.jsonl$/, times: 1 })
+    writer.append([userEvent(1)])
+    await expect(writer.barrier()).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('ENOSPC') })
+    expect(await readFile(path, 'utf8')).toBe(foreign)
+    await writer.repair()
+    expect(await readFile(path, 'utf8')).toBe(foreign)
   })
 })

@@ -57,14 +57,26 @@ const OLDER_PX = 600
 
 /**
  * Whether a row's change of height moves the view with it, so what the person sees stays put. A row measured for the
- * first time grows upward when its top is above the view, and while the person scrolls up (the rows coming into view
- * at the top are the unmeasured ones: growing down, they pushed what was being read down the screen); a row measured
- * again (a tool call opened, an answer streaming in) moves the view only when it is wholly above it.
+ * first time grows upward when its top is above the view, and while the person scrolls up when a row already measured
+ * and in view comes after it (the rows coming into view at the top are the unmeasured ones: growing down, they pushed
+ * what was being read down the screen; a new row at the foot, an answer that finished streaming, still grows down); a
+ * row measured again (a tool call opened, an answer streaming in) moves the view only when it is wholly above it.
  */
 function keepsViewOnResize(item: VirtualItem, _delta: number, instance: Virtualizer<HTMLDivElement, Element>): boolean {
   const offset = instance.scrollOffset ?? 0
-  if (!instance.itemSizeCache.has(item.key)) return item.start < offset || instance.scrollDirection === 'backward'
-  return item.end <= offset && instance.scrollDirection !== 'backward'
+  if (instance.itemSizeCache.has(item.key)) return item.end <= offset && instance.scrollDirection !== 'backward'
+  if (item.start < offset) return true
+  return instance.scrollDirection === 'backward' && readRowAfter(item.index, offset, instance)
+}
+
+/** Whether a row after `index` that has been measured is in view (from `offset`): the row the person is reading. */
+function readRowAfter(index: number, offset: number, instance: Virtualizer<HTMLDivElement, Element>): boolean {
+  const bottom = offset + (instance.scrollRect?.height ?? 0)
+  const rows = instance.measurementsCache
+  for (let next = index + 1; next < rows.length && rows[next].start < bottom; next++) {
+    if (rows[next].end > offset && instance.itemSizeCache.has(rows[next].key)) return true
+  }
+  return false
 }
 
 /** When a message was sent: on this browser's clock, or on the clock of `zone`, the place it is shown beside. */

@@ -105,7 +105,7 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
           </button>
         </div>
       )}
-      {snooze.isError && (
+      {snooze.isError && snoozedTo === null && (
         <p className="notice notice-error" role="alert">
           {snoozeFailure(snooze.error)}
         </p>

@@ -45,6 +45,10 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
   private summary: { summary: StoredSummary; count: number } | null = null
   private closed = false
   private released = false
+  /** Bytes of the write in flight (or of the last one, refused) that reached the file past the durable ones. */
+  private unconfirmed = 0
+  /** Set when the file's length showed another writer: then nothing of it is ever cut. */
+  private changedUnder = false
 
   constructor(
     private readonly files: FileLayer,
@@ -97,7 +101,8 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.release()
       throw storageUnavailable(this.header.id, error)
     }
-    if (info.dev !== this.dev || info.ino !== this.ino) return this.release()
+    // a file another writer changed is left as it is: opening it again judges what it holds
+    if (info.dev !== this.dev || info.ino !== this.ino || this.changedUnder) return this.release()
     try {
       await this.cutToDurable()
     } catch (error) {
@@ -107,16 +112,15 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
   }
 
   /**
-   * Cuts what a failed write left past the durable bytes off the file (a refused event is never read back); with
-   * `written`, only when the file is still the one at the path and holds no more than that write could have left.
+   * Cuts what a failed write left past the durable bytes off the file (a refused event is never read back), only when
+   * the file holds exactly the durable bytes and what that write put there: bytes another writer added are not cut.
    */
-  private async cutToDurable(written?: number): Promise<void> {
+  private async cutToDurable(): Promise<void> {
     const current = await this.handle.stat()
-    if (written !== undefined) {
-      const atPath = this.files.lstatSync(this.path)
-      if (atPath.dev !== this.dev || atPath.ino !== this.ino || current.size > this.durableBytes + written) return
+    if (current.size === this.durableBytes + this.unconfirmed && this.unconfirmed > 0) {
+      await this.handle.truncate(this.durableBytes)
+      this.unconfirmed = 0
     }
-    if (current.size > this.durableBytes) await this.handle.truncate(this.durableBytes)
     // made durable even when an earlier cut left nothing to cut: the file is known good only once a barrier passes
     await this.handle.datasync()
   }
@@ -154,21 +158,23 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
         this.needsNewline = false
         await this.handle.datasync()
       } catch (error) {
-        // what the refused write left (a whole line that was never made durable, or part of one) goes at once: a
-        // truncate needs no free space, and the session opened again after a stop or a crash, with the disk still
+        // refused at once; then what the refused write left (a whole line never made durable, or part of one) goes:
+        // a truncate needs no free space, and the session opened again after a stop or a crash, with the disk still
         // full, must not read back an event whose sender was told it failed; repair cuts it when this cannot
-        await this.cutToDurable(bytes.length).catch(() => undefined)
         this.fail(error)
+        await this.cutToDurable().catch(() => undefined)
         return
       }
       try {
         file = this.checkIdentity(this.durableBytes + bytes.length)
       } catch (error) {
-        // the file at the path is not the one written, or another writer changed its length: nothing is cut
+        // the file at the path is not the one written, or another writer changed its length: nothing is cut, ever
+        this.changedUnder = true
         this.fail(error)
         return
       }
       this.durableBytes += bytes.length
+      this.unconfirmed = 0
       this.hash.update(bytes)
       this.durability.advance(count)
       if (this.summary !== null && this.summary.count === this.durability.count) this.publish(this.summary.summary, file, this.checkpoint(file.ino))
@@ -180,6 +186,7 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
     while (offset < bytes.length) {
       const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset, null)
       offset += bytesWritten
+      this.unconfirmed = offset
     }
   }
 
