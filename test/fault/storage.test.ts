@@ -63,6 +63,17 @@ async function fill(dir: string): Promise<string> {
   return path
 }
 
+/** A real server on a 4 MiB tmpfs with session `full` and its first turn done; resolves with that turn's events. */
+async function onSmallDisk(prefix: string): Promise<{ dataDir: string; server: CliProcess & { url: string }; before: SessionEvent[] }> {
+  const dataDir = await tempDir(prefix)
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dataDir])
+  mounts.push(dataDir)
+  const server = await serve(dataDir)
+  expect((await api(server.url, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 'full' })).status).toBe(201)
+  expect((await api(server.url, 'POST', '/api/sessions/full/messages', { text: 'before', clientTimeZone: 'UTC' })).status).toBe(202)
+  return { dataDir, server, before: await turnsEnded(server.url, 'full', 1) }
+}
+
 function storageLines(stderr: string): string[] {
   return stderr.split('\n').filter((line) => line.includes('storage'))
 }
@@ -70,13 +81,7 @@ function storageLines(stderr: string): string[] {
 describe('storage faults through the real server (SPEC 2.5, 2.6)', () => {
   // Without root a tmpfs cannot be mounted; the injected failing file layer covers ENOSPC then (test/host/write-failures.test.ts).
   it.runIf(IS_ROOT)('a full disk (real tmpfs): 503 with Retry-After, health keeps answering, one log line, back by itself when space returns', async () => {
-    const dataDir = await tempDir('sw-enospc-')
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dataDir])
-    mounts.push(dataDir)
-    const server = await serve(dataDir)
-    expect((await api(server.url, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 'full' })).status).toBe(201)
-    expect((await api(server.url, 'POST', '/api/sessions/full/messages', { text: 'before', clientTimeZone: 'UTC' })).status).toBe(202)
-    const before = await turnsEnded(server.url, 'full', 1)
+    const { dataDir, server, before } = await onSmallDisk('sw-enospc-')
     const filler = await fill(dataDir)
 
     // a write that still fits in a page the file already has succeeds, durably; the first that needs space is refused
@@ -129,13 +134,7 @@ describe('storage faults through the real server (SPEC 2.5, 2.6)', () => {
   })
 
   it.runIf(IS_ROOT)('a message refused on a full disk (real tmpfs) is not in the session after kill -9 and a start with space again', async () => {
-    const dataDir = await tempDir('sw-enospc-kill-')
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dataDir])
-    mounts.push(dataDir)
-    const server = await serve(dataDir)
-    expect((await api(server.url, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 'full' })).status).toBe(201)
-    expect((await api(server.url, 'POST', '/api/sessions/full/messages', { text: 'before', clientTimeZone: 'UTC' })).status).toBe(202)
-    await turnsEnded(server.url, 'full', 1)
+    const { dataDir, server } = await onSmallDisk('sw-enospc-kill-')
     const filler = await fill(dataDir)
     // messages until one is refused: each refused one's bytes that reached the file (a whole line, or part) are cut
     const accepted: string[] = []

@@ -30,6 +30,18 @@ function userEvent(seq: number): SessionEvent {
   }
 }
 
+/** A store on a file layer that fails on demand, with session x holding one durable event. */
+async function oneDurableEvent(): Promise<{ files: FailingFiles; store: JsonlStore; writer: SessionWriter; path: string }> {
+  const dir = await tempDir()
+  const files = new FailingFiles()
+  const store = await JsonlStore.open({ dataDir: dir, files })
+  await store.createSession(HEADER as never)
+  const writer = await store.openSession('x', noop)
+  writer.append([userEvent(0)])
+  await writer.barrier()
+  return { files, store, writer, path: join(dir, 'sessions/x.jsonl') }
+}
+
 describe('JSONL store files (SPEC 2.5)', () => {
   it('removes staged files of interrupted creations at start and keeps sessions', async () => {
     const dir = await tempDir()
@@ -167,14 +179,7 @@ describe('JSONL store files (SPEC 2.5)', () => {
   })
 
   it('cuts what a failed barrier wrote off the file at once, so a refused event is never read back, and on repair when the cut failed too', async () => {
-    const dir = await tempDir()
-    const files = new FailingFiles()
-    const store = await JsonlStore.open({ dataDir: dir, files })
-    await store.createSession(HEADER as never)
-    const writer = await store.openSession('x', noop)
-    writer.append([userEvent(0)])
-    await writer.barrier()
-    const path = join(dir, 'sessions/x.jsonl')
+    const { files, store, writer, path } = await oneDurableEvent()
     const durable = await readFile(path, 'utf8')
     // the barrier fails: the line it wrote is gone as the writer fails (on the code before, it stayed until a repair,
     // and a server stopped or killed before one read the refused event back when it opened the session again)
@@ -224,14 +229,7 @@ describe('JSONL store files (SPEC 2.5)', () => {
   })
 
   it('never cuts bytes another writer added, when its own write then fails', async () => {
-    const dir = await tempDir()
-    const files = new FailingFiles()
-    const store = await JsonlStore.open({ dataDir: dir, files })
-    await store.createSession(HEADER as never)
-    const writer = await store.openSession('x', noop)
-    writer.append([userEvent(0)])
-    await writer.barrier()
-    const path = join(dir, 'sessions/x.jsonl')
+    const { files, writer, path } = await oneDurableEvent()
     const foreign = `${await readFile(path, 'utf8')}FOREIGN\n`
     await writeFile(path, foreign)
     files.inject({ op: 'write', code: 'ENOSPC', path: /x\.jsonl$/, times: 1 })
