@@ -1,4 +1,5 @@
 import { parseArgs as parseArgv } from 'node:util'
+import { MAX_TIMER_MS } from '../schedule/index.ts'
 
 /** Options of `serve` (SPEC 11). */
 export type ServeOptions = {
@@ -110,10 +111,7 @@ function integer(flag: string, value: string | undefined): number {
   return Number(value)
 }
 
-/** The longest delay a Node timer keeps (2^31 − 1 ms, about 24.8 days): a longer one fires at once. */
-const MAX_TIMER_MS = 2_147_483_647
-
-/** A length of time in ms that a timer waits: from `min` to what a timer keeps (a longer one made every step time out at once). */
+/** A length of time in ms that a timer waits: from `min` to what one timer holds (`MAX_TIMER_MS`; a longer one fired at once, so every step timed out). */
 function timerMs(flag: string, value: string, min: number): number {
   const ms = integer(flag, value)
   if (ms < min) throw new Error(`${flag} must be at least ${min}`)

@@ -7,7 +7,7 @@ import { eachWithProgress, Progress } from './progress.ts'
 const PAGE_EVENTS = 2000
 
 /** `1 event`, `2 events`. */
-function count(n: number, noun: string): string {
+function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
@@ -127,7 +127,7 @@ export async function transferSessions(options: {
       }
       summary.events += copied
       summary.copied++
-      return { ok: true, line: `copied ${entry.id}: ${count(copied, 'event')}` }
+      return { ok: true, line: `copied ${entry.id}: ${plural(copied, 'event')}` }
     } catch (error) {
       summary.failed++
       return { ok: false, line: error instanceof Diverged ? `FAIL ${entry.id} seq -1: ${error.message}` : failLine(entry.id, error) }
@@ -135,6 +135,6 @@ export async function transferSessions(options: {
   }
   await eachWithProgress(progress, entries, one, print)
   const verb = options.label === 'export' ? 'exported' : 'imported'
-  print(`${verb} ${count(summary.copied, 'session')} (${count(summary.events, 'event')}); ${summary.upToDate} already up to date; ${summary.failed} failed`)
+  print(`${verb} ${plural(summary.copied, 'session')} (${plural(summary.events, 'event')}); ${summary.upToDate} already up to date; ${summary.failed} failed`)
   return summary
 }

@@ -54,7 +54,6 @@ function rowHeight(element: Element, entry: ResizeObserverEntry | undefined, ins
 }
 const OLDER_PX = 600
 
-
 /**
  * Whether a row's change of height moves the view with it, so what the person sees stays put. A row measured for the
  * first time grows upward when its top is above the view, and while the person scrolls up when a row already measured

@@ -51,13 +51,18 @@ export function endStreaming(sessionId: string, turn: number, cut: boolean): voi
     for (const old of kept.keys()) if (kept.size > CUT_TURNS_KEPT) kept.delete(old)
     cutBySession.set(sessionId, kept)
   }
+  // the turn's streaming text goes, which tells the hooks (the kept text among them) once
   settleStreaming(sessionId, turn)
-  if (cut && text !== '') emit()
+}
+
+/** What a turn had written when it was stopped or failed, in this tab; null when nothing (the hook's snapshot). */
+export function cutTextOf(sessionId: string, turn: number): string | null {
+  return cutBySession.get(sessionId)?.get(turn) ?? null
 }
 
 /** What a turn had written when it was stopped or failed, in this tab; null when nothing. */
 export function useCutText(sessionId: string, turn: number): string | null {
-  return useSyncExternalStore(subscribe, () => cutBySession.get(sessionId)?.get(turn) ?? null)
+  return useSyncExternalStore(subscribe, () => cutTextOf(sessionId, turn))
 }
 
 /** The text a Session's model is streaming now, oldest step first (the hook's snapshot). */
