@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:f
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { JsonlStore, type SessionWriter } from '../../src/host/index.ts'
+import { corruptSession, JsonlStore, type OpenVisitor, type SessionWriter } from '../../src/host/index.ts'
 import type { SessionEvent } from '../../src/protocol/events.ts'
 import { FailingFiles } from '../support/failing-files.ts'
 import { tempDir } from '../support/temp-dir.ts'
@@ -238,5 +238,75 @@ describe('JSONL store files (SPEC 2.5)', () => {
     expect(await readFile(path, 'utf8')).toBe(foreign)
     await writer.repair()
     expect(await readFile(path, 'utf8')).toBe(foreign)
+  })
+})
+
+describe('corrupt verdicts (SPEC 2.5)', () => {
+  /** A visitor with the given validators' key that counts what it is shown and refuses events from `refuseAt` on. */
+  function counting(trustKey: string, refuseAt = Infinity): { visitor: OpenVisitor; seen: () => number } {
+    let seen = 0
+    const visitor: OpenVisitor = {
+      trustKey,
+      header: () => undefined,
+      event: (event) => {
+        seen++
+        if (event.seq >= refuseAt) throw corruptSession('x', event.seq, 'refused by its validator')
+      },
+    }
+    return { visitor, seen: () => seen }
+  }
+
+  it('gives a corrupt file the verdict of its last scan with the same validators until the file changes, without reading it again', async () => {
+    const dir = await tempDir()
+    const store = await storeIn(dir)
+    const path = join(dir, 'sessions/x.jsonl')
+    const good = line(HEADER) + line(userEvent(0)) + line(userEvent(1))
+    await mkdir(join(dir, 'sessions'), { recursive: true })
+    await writeFile(path, `${good}{"seq":2,\n${line(userEvent(3))}`)
+    const verdict = { code: 'corrupt', message: `session file ${path} is corrupt at seq 2: line is not valid JSON` }
+    const first = counting('k1')
+    await expect(store.scanSession('x', first.visitor)).rejects.toMatchObject(verdict)
+    expect(first.seen()).toBe(2)
+    // the same file and validators: the same answer, and not one event read again (on the code before, 2 more each time)
+    const again = counting('k1')
+    await expect(store.scanSession('x', again.visitor)).rejects.toMatchObject(verdict)
+    await expect(store.openSession('x', again.visitor)).rejects.toMatchObject(verdict)
+    expect(again.seen()).toBe(0)
+    // other validators read it again
+    const other = counting('k2')
+    await expect(store.openSession('x', other.visitor)).rejects.toMatchObject(verdict)
+    expect(other.seen()).toBe(2)
+    // a file mended is read again and opens
+    await writeFile(path, good)
+    const mended = counting('k2')
+    const writer = await store.openSession('x', mended.visitor)
+    expect(mended.seen()).toBe(2)
+    await writer.close()
+  })
+
+  it('keeps a validator’s refusal under its key, and reads the file again once it grew', async () => {
+    const dir = await tempDir()
+    const store = await storeIn(dir)
+    const path = join(dir, 'sessions/x.jsonl')
+    await mkdir(join(dir, 'sessions'), { recursive: true })
+    await writeFile(path, line(HEADER) + line(userEvent(0)) + line(userEvent(1)) + line(userEvent(2)))
+    const refused = { code: 'corrupt', message: 'session x is corrupt at seq 1: refused by its validator' }
+    const first = counting('k1', 1)
+    await expect(store.openSession('x', first.visitor)).rejects.toMatchObject(refused)
+    expect(first.seen()).toBe(2)
+    const again = counting('k1', 1)
+    await expect(store.scanSession('x', again.visitor)).rejects.toMatchObject(refused)
+    expect(again.seen()).toBe(0)
+    // validators that accept the events open it: a verdict is never another key's
+    const accepting = counting('k2')
+    const writer = await store.openSession('x', accepting.visitor)
+    expect(accepting.seen()).toBe(3)
+    writer.append([userEvent(3)])
+    await writer.barrier()
+    await writer.close()
+    // the file grew: the first validators read it again (and refuse it again)
+    const grown = counting('k1', 1)
+    await expect(store.scanSession('x', grown.visitor)).rejects.toMatchObject(refused)
+    expect(grown.seen()).toBe(2)
   })
 })

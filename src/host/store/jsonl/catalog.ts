@@ -32,7 +32,8 @@ export function identityOf(info: Stats): FileIdentity {
   return { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs }
 }
 
-function sameIdentity(a: FileIdentity | null, b: FileIdentity): boolean {
+/** True when a file has the inode, length and modification time it had before. */
+export function sameIdentity(a: FileIdentity | null, b: FileIdentity): boolean {
   return a !== null && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs
 }
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { constants } from 'node:fs'
+import { constants, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import type { SessionHeader } from '../../../protocol/index.ts'
 import { SESSION_ID_PATTERN } from '../../../protocol/index.ts'
-import { StoreError, storageUnavailable } from '../store-error.ts'
+import { isStoreError, StoreError, storageUnavailable } from '../store-error.ts'
 import type {
   CreateResult,
   DueEntry,
@@ -17,7 +17,7 @@ import type {
   Store,
   StoredSummary,
 } from '../store.ts'
-import { Catalog, identityOf, type FileIdentity } from './catalog.ts'
+import { Catalog, identityOf, sameIdentity, type FileIdentity } from './catalog.ts'
 import { readEventPage } from './event-pages.ts'
 import { nodeFiles, type FileHandleLike, type FileLayer } from './file-layer.ts'
 import {
@@ -61,6 +61,12 @@ export class JsonlStore implements Store {
   private readonly catalog: Catalog
   /** Identity of each file at the start of its last read-only scan (a summary rebuilt from it is kept only if the file is unchanged). */
   private readonly scanned = new Map<string, FileIdentity>()
+  /**
+   * The corrupt verdict of each file's last whole read, with the file's identity then and the
+   * validators' key: a file unchanged since is not read again to be refused again (a long log
+   * corrupt near its end costs seconds a read, and every route and list asks).
+   */
+  private readonly verdicts = new Map<string, { file: FileIdentity; key: string; error: StoreError }>()
 
   private constructor(options: JsonlStoreOptions) {
     this.sessionsDir = join(options.dataDir, 'sessions')
@@ -172,6 +178,7 @@ export class JsonlStore implements Store {
     const path = this.pathOf(id)
     const { handle, info } = await openForReading(this.files, path)
     try {
+      this.knownCorrupt(id, info, visit)
       this.scanned.set(id, identityOf(info))
       await scanSessionFile(
         handle,
@@ -181,10 +188,26 @@ export class JsonlStore implements Store {
           if (header.id !== id) throw corruptFile(path, -1, `the header names session ${header.id}`)
           visit.header(header)
         },
-      )
+      ).catch((error: unknown) => this.remember(id, info, visit, error))
     } finally {
       await handle.close()
     }
+  }
+
+  /** Throws the verdict of the file's last read when it was corrupt and neither the file nor the validators changed since. */
+  private knownCorrupt(id: string, info: Stats, visit: OpenVisitor): void {
+    const verdict = this.verdicts.get(id)
+    if (verdict === undefined) return
+    if (verdict.key === (visit.trustKey ?? '') && sameIdentity(verdict.file, identityOf(info))) throw verdict.error
+    this.verdicts.delete(id)
+  }
+
+  /** Keeps a corrupt verdict of a read of the file as it was at `info`, and rethrows what the read threw. */
+  private remember(id: string, info: Stats, visit: OpenVisitor, error: unknown): never {
+    if (isStoreError(error) && error.code === 'corrupt') {
+      this.verdicts.set(id, { file: identityOf(info), key: visit.trustKey ?? '', error })
+    }
+    throw error
   }
 
   async dueSessions(time: number, limit: number): Promise<DueEntry[]> {
@@ -256,6 +279,7 @@ export class JsonlStore implements Store {
     })
     let writer: FileHandleLike | null = null
     try {
+      this.knownCorrupt(id, info, visit)
       await this.catalog.ensure().catch(() => undefined)
       const stored = visit.trustKey === undefined || !this.catalog.usable ? null : this.catalog.checkpointOf(id, info.ino)
       const trust = stored !== null && stored.key === visit.trustKey ? stored : undefined
@@ -274,9 +298,9 @@ export class JsonlStore implements Store {
       try {
         scanned = await scan({ hash: true, ...(trust ? { trust } : {}) })
       } catch (error) {
-        if (!(error instanceof PrefixChanged)) throw error
+        if (!(error instanceof PrefixChanged)) this.remember(id, info, visit, error)
         this.log(`session ${id}: its file changed since it was last validated; validating it whole`)
-        scanned = await scan({ hash: true })
+        scanned = await scan({ hash: true }).catch((again: unknown) => this.remember(id, info, visit, again))
       }
       const hash = scanned.hash ?? (await hashPrefix(reader, scanned.validBytes))
       try {
