@@ -1,11 +1,12 @@
 import type { InboxTarget, SessionEvent, SessionHeader, UserMessage } from '../protocol/index.ts'
 import { errorMessage, SESSION_ID_PATTERN, sameTimeZone } from '../protocol/index.ts'
 import { DueWatcher } from './due-watcher.ts'
+import { DurableView } from './durable-view.ts'
 import { HostError, ReplicaError } from './errors.ts'
 import { hostFolds, inboxFold, keyedRpcId, loopFold, sentFold, type SentRecord } from './folds.ts'
 import { randomId } from './ids.ts'
 import type { Model } from './models/model.ts'
-import { realTimers, systemClock, type Clock, type Plugin, type SessionFold, type Timers } from './plugin-api.ts'
+import { realTimers, systemClock, type Clock, type Plugin, type SessionFold, type SessionView, type Timers } from './plugin-api.ts'
 import { HostPluginContext, installPlugin, PluginRegistry } from './registry.ts'
 import { Session } from './session/session.ts'
 import { SessionFeed } from './session-feed.ts'
@@ -74,6 +75,9 @@ export type SessionDescription = {
 /** A command a route runs on a session (built in: send, compact, rename, cancel; others registered by the server). */
 export type CommandHandler = (session: Session, args: unknown, context: CommandContext) => Promise<unknown>
 
+/** A command that only reads: it also answers while the session's storage is unavailable, from the durable log. */
+export type QueryHandler = (session: SessionView, args: unknown, context: CommandContext) => Promise<unknown>
+
 /**
  * How a command came to run: `rerunFrom` when it runs again because the replica that first ran it
  * died before answering: the session's event count when that run started (what it wrote, if it
@@ -132,6 +136,8 @@ type Slot =
       attempt: number
       retryAt: number
       timer: unknown
+      /** The durable events read back for queries, once one asked. */
+      view?: Promise<DurableView>
     }
 
 /**
@@ -162,6 +168,7 @@ export class Host {
   /** Present when several servers share the store (SPEC 14.3). */
   private readonly replication: Replication | undefined
   private readonly commands = new Map<string, CommandHandler>()
+  private readonly queries = new Map<string, QueryHandler>()
   /** Event counts of sessions held elsewhere, as their appends were announced. */
   private readonly remoteCounts = new Map<string, { count: number; openTurn: boolean }>()
   private starting: Promise<void> | null = null
@@ -450,7 +457,9 @@ export class Host {
   private scheduleRecovery(header: SessionHeader, error: StoreError, writer: SessionWriter | null, summary: StoredSummary, attempt: number): void {
     const delay = Math.min(this.recovery.maxMs, this.recovery.initialMs * 2 ** attempt)
     const timer = this.timers.set(() => void this.recover(header.id), delay)
-    this.slots.set(header.id, { state: 'unavailable', header, error, writer, summary, attempt, retryAt: this.clock.now() + delay, timer })
+    const previous = this.slots.get(header.id)
+    const view = previous?.state === 'unavailable' ? previous.view : undefined
+    this.slots.set(header.id, { state: 'unavailable', header, error, writer, summary, attempt, retryAt: this.clock.now() + delay, timer, view })
   }
 
   private async recover(id: string): Promise<void> {
@@ -484,6 +493,23 @@ export class Host {
         this.logLine(`session ${id}: cannot be reopened after the storage failure: ${errorMessage(error)}`)
       }
     }
+  }
+
+  /** What a session's durable log holds, for queries while its storage is unavailable (read once per outage). */
+  private durableView(id: string, slot: Extract<Slot, { state: 'unavailable' }>): Promise<DurableView> {
+    const refusal = (): StoreError => {
+      const current = this.slots.get(id)
+      return current?.state === 'unavailable' ? this.unavailable(id, current) : new StoreError('unavailable', `storage for session ${id} is unavailable; retry later`)
+    }
+    if (slot.view === undefined) {
+      const view = DurableView.read(this.store, id, foldsIn(this.registry), slot.summary.eventCount, refusal)
+      slot.view = view
+      view.catch(() => {
+        const current = this.slots.get(id)
+        if (current?.state === 'unavailable' && current.view === view) current.view = undefined
+      })
+    }
+    return slot.view
   }
 
   private unavailable(id: string, slot: Extract<Slot, { state: 'unavailable' }>): StoreError {
@@ -765,6 +791,24 @@ export class Host {
     this.commands.set(name, handler)
   }
 
+  /** Registers a command that only reads: while the session's storage is unavailable it answers from the durable log (SPEC 2.6). */
+  registerQuery(name: string, handler: QueryHandler): void {
+    this.queries.set(name, handler)
+  }
+
+  /** Runs a command or query on a session held (or opened) here. */
+  private async run(sessionId: string, name: string, args: unknown, context: CommandContext): Promise<unknown> {
+    const query = this.queries.get(name)
+    if (query !== undefined) {
+      const slot = this.slots.get(sessionId)
+      if (slot?.state === 'unavailable') return query(await this.durableView(sessionId, slot), args, context)
+      return this.withSession(sessionId, (session) => query(session, args, context))
+    }
+    const handler = this.commands.get(name)
+    if (handler === undefined) throw new Error(`unknown command ${name}`)
+    return this.withSession(sessionId, (session) => handler(session, args, context))
+  }
+
   private registerBuiltInCommands(): void {
     this.registerCommand('send', async (session, args) => {
       const { input, rpcId, messageId } = args as { input: OutgoingMessage; rpcId: string; messageId: string }
@@ -791,10 +835,9 @@ export class Host {
    * when nobody does), else on the replica that holds it, whose answer comes back (SPEC 14.3).
    */
   async command(sessionId: string, name: string, args: unknown): Promise<unknown> {
-    const handler = this.commands.get(name)
-    if (handler === undefined) throw new Error(`unknown command ${name}`)
+    if (!this.commands.has(name) && !this.queries.has(name)) throw new Error(`unknown command ${name}`)
     try {
-      return await this.withSession(sessionId, (session) => handler(session, args, LOCAL))
+      return await this.run(sessionId, name, args, LOCAL)
     } catch (error) {
       if (!(error instanceof HostError && error.code === 'session-elsewhere') || !this.replication) throw error
     }
@@ -808,10 +851,9 @@ export class Host {
 
   /** Runs a command another replica sent to a session held here, and packs its answer for the way back. */
   private async answer(sessionId: string, name: string, args: unknown, context: CommandContext): Promise<ReplicaAnswer> {
-    const handler = this.commands.get(name)
-    if (handler === undefined) return { ok: false, error: { name: 'Error', message: `unknown command ${name}` } }
+    if (!this.commands.has(name) && !this.queries.has(name)) return { ok: false, error: { name: 'Error', message: `unknown command ${name}` } }
     try {
-      return { ok: true, value: await this.withSession(sessionId, (session) => handler(session, args, context)) }
+      return { ok: true, value: await this.run(sessionId, name, args, context) }
     } catch (error) {
       const e = error as { name?: unknown; code?: unknown; details?: unknown }
       return {

@@ -11,6 +11,7 @@ export {
   type RecoveryPolicy,
   type SessionDescription,
   type CommandContext,
+  type QueryHandler,
 } from './host.ts'
 export { Session } from './session/session.ts'
 export type { SessionActivity } from './session/lock.ts'

@@ -26,7 +26,8 @@ export function registerScheduleCommands(host: Host, service: ScheduleService): 
     if (earlier === null) return run()
     return Promise.resolve('ok' in earlier ? packed(earlier) : earlier)
   }
-  host.registerCommand('schedule.list', async (session) => service.list(session))
+  // a list answers from the durable log while the session's storage is unavailable
+  host.registerQuery('schedule.list', async (session) => service.list(session))
   host.registerCommand('schedule.delete', async (session, args, context) => {
     const { id, key } = args as { id: string; key?: string }
     const request: EarlierRequest = { operation: 'delete', id }

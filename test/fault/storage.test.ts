@@ -82,6 +82,9 @@ describe('storage faults through the real server (SPEC 2.5, 2.6)', () => {
   // Without root a tmpfs cannot be mounted; the injected failing file layer covers ENOSPC then (test/host/write-failures.test.ts).
   it.runIf(IS_ROOT)('a full disk (real tmpfs): 503 with Retry-After, health keeps answering, one log line, back by itself when space returns', async () => {
     const { dataDir, server, before } = await onSmallDisk('sw-enospc-')
+    const made = await api(server.url, 'POST', '/api/sessions/full/schedules', { prompt: 'stretch', after_seconds: 3600 })
+    expect(made.status).toBe(201)
+    const reminder = (made.body as { schedule: { id: string } }).schedule
     const filler = await fill(dataDir)
 
     // a write that still fits in a page the file already has succeeds, durably; the first that needs space is refused
@@ -104,6 +107,13 @@ describe('storage faults through the real server (SPEC 2.5, 2.6)', () => {
     }
     expect(refusals.filter((r) => !(r.status === 503 && r.code === 'storage-unavailable' && /^[1-5]$/.test(r.retryAfter ?? '')))).toEqual([])
     expect(await api(server.url, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 'other' })).toMatchObject({ status: 503 })
+    // reminders are still listed, from the durable log, and a new one is refused
+    expect(await api(server.url, 'POST', '/api/sessions/full/schedules', { prompt: 'refused', after_seconds: 60 })).toMatchObject({ status: 503 })
+    const listed = await api(server.url, 'GET', '/api/sessions/full/schedules')
+    expect({ status: listed.status, ids: (listed.body as { schedules: { id: string; prompt: string }[] }).schedules.map((r) => [r.id, r.prompt]) }).toEqual({
+      status: 200,
+      ids: [[reminder.id, 'stretch']],
+    })
     const whileFull = await events(server.url, 'full')
     expect(whileFull.slice(0, before.length)).toEqual(before)
     expect(storageLines(server.stderr())).toHaveLength(1)
