@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { corruptSession, JsonlStore, type OpenVisitor, type SessionWriter } from '../../src/host/index.ts'
 import type { SessionEvent } from '../../src/protocol/events.ts'
 import { FailingFiles } from '../support/failing-files.ts'
@@ -184,8 +184,19 @@ describe('JSONL store files (SPEC 2.5)', () => {
     // the barrier fails: the line it wrote is gone as the writer fails (on the code before, it stayed until a repair,
     // and a server stopped or killed before one read the refused event back when it opened the session again)
     files.inject({ op: 'datasync', code: 'EIO', path: /x\.jsonl$/, times: 1 })
+    // and the sender hears of the failure only once the cut is made: a server killed in between must not read it back
+    const release = files.hold('truncate', /x\.jsonl$/)
     writer.append([userEvent(1)])
-    await expect(writer.barrier()).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('EIO') })
+    let told = false
+    const refused = writer
+      .barrier()
+      .then(() => null, (error: unknown) => error)
+      .finally(() => (told = true))
+    await vi.waitFor(() => expect(files.count('datasync', /x\.jsonl$/)).toBe(2))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(told).toBe(false)
+    release()
+    expect(await refused).toMatchObject({ code: 'unavailable', message: expect.stringContaining('EIO') })
     expect(await readFile(path, 'utf8')).toBe(durable)
     await writer.repair()
     expect(await readFile(path, 'utf8')).toBe(durable)

@@ -24,7 +24,7 @@ export class FailingFiles implements FileLayer {
   }
 
   /** Holds calls of `op` on matching paths until the returned function is called (a slow disk); they then go to the real files. */
-  hold(op: 'write' | 'datasync', path?: RegExp): () => void {
+  hold(op: 'write' | 'datasync' | 'truncate', path?: RegExp): () => void {
     let release: () => void = () => undefined
     const hold = { op, path, gate: new Promise<void>((resolve) => (release = resolve)) }
     this.holds.push(hold)
@@ -79,6 +79,7 @@ export class FailingFiles implements FileLayer {
         return handle.stat()
       },
       truncate: async (length) => {
+        await this.held('truncate', path)
         this.check('truncate', path)
         return handle.truncate(length)
       },

@@ -158,11 +158,11 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
         this.needsNewline = false
         await this.handle.datasync()
       } catch (error) {
-        // refused at once; then what the refused write left (a whole line never made durable, or part of one) goes:
+        // what the refused write left (a whole line never made durable, or part of one) goes before anyone is told:
         // a truncate needs no free space, and the session opened again after a stop or a crash, with the disk still
         // full, must not read back an event whose sender was told it failed; repair cuts it when this cannot
-        this.fail(error)
         await this.cutToDurable().catch(() => undefined)
+        this.fail(error)
         return
       }
       try {
