@@ -120,6 +120,7 @@ function describe(outcome: ToolOutcome, nowMs: number, messages: ModelMessage[])
     }
     case 'schedule_update': {
       const s = (value.schedule ?? value) as View
+      if (snoozed(messages)) return `Snoozed: "${String(s.prompt)}" comes back ${whenWords(s, nowMs, 'set for')} (${String(s.id)}).`
       return `Changed: reminder ${String(s.id)} "${String(s.prompt)}" is now set for ${whenWords(s, nowMs, 'set for')}.`
     }
     case 'schedule_list': {
@@ -240,15 +241,18 @@ function matching(list: View[], words: string): View[] {
   })
 }
 
-/** A reminder the conversation spoke of: relayed when due (a follow-up), or in a tool result (`view`); `alone` when nothing else was spoken of with it. */
-type Mention = { id: string; prompt: string; view: View | null; relayed: boolean; alone: boolean }
+/**
+ * A reminder the conversation spoke of: relayed when due (a follow-up, with the occurrence that came due), or in a
+ * tool result (`view`); `alone` when nothing else was spoken of with it.
+ */
+type Mention = { id: string; prompt: string; view: View | null; relayed: boolean; alone: boolean; occurrenceAt: string | null }
 
 /** The reminders the conversation spoke of, the latest first. */
 function* mentions(messages: ModelMessage[]): Generator<Mention> {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]
     if (m.role === 'user') {
-      for (const r of (parseFollowUp(m.text) ?? []).reverse()) yield { id: r.id, prompt: r.prompt, view: null, relayed: true, alone: true }
+      for (const r of (parseFollowUp(m.text) ?? []).reverse()) yield { id: r.id, prompt: r.prompt, view: null, relayed: true, alone: true, occurrenceAt: r.occurrenceAt }
     } else if (m.role === 'tool') {
       let value: Record<string, unknown>
       try {
@@ -260,7 +264,7 @@ function* mentions(messages: ModelMessage[]): Generator<Mention> {
       for (const candidate of [value.schedule, ...listed]) {
         if (typeof candidate !== 'object' || candidate === null || typeof (candidate as View).id !== 'string') continue
         const view = candidate as View
-        yield { id: view.id as string, prompt: String(view.prompt), view, relayed: false, alone: candidate === value.schedule || listed.length === 1 }
+        yield { id: view.id as string, prompt: String(view.prompt), view, relayed: false, alone: candidate === value.schedule || listed.length === 1, occurrenceAt: null }
       }
     }
   }
@@ -289,6 +293,36 @@ function latestRelayed(messages: ModelMessage[], id: string | null): Mention | n
 /** The reminder relayed last whose prompt has `words` ("oven" for "check the oven"). */
 function latestRelayedAbout(messages: ModelMessage[], words: string): Mention | null {
   return firstMention(messages, (m) => m.relayed && matching([{ prompt: m.prompt }], words).length === 1)
+}
+
+/**
+ * What a snooze asks to make again: the words of the reminder relayed last (of the id or words said), with the
+ * occurrence that came due, else of a reminder named by id that the conversation saw (no occurrence); or what to say
+ * when there is none.
+ */
+function snoozeTarget(messages: ModelMessage[], intent: Extract<Intent, { kind: 'snooze' }>): { prompt: string; occurrenceAt: string | null } | { answer: string } {
+  const words = intent.words
+  const relayed = words === undefined ? latestRelayed(messages, intent.id) : latestRelayedAbout(messages, words)
+  if (relayed !== null) return { prompt: relayed.prompt, occurrenceAt: relayed.occurrenceAt }
+  const prompt = intent.id === null ? undefined : latestView(messages, intent.id)?.prompt
+  if (typeof prompt === 'string') return { prompt, occurrenceAt: null }
+  if (words !== undefined) {
+    return {
+      answer: `No reminder about "${words}" has come due in this conversation, so there is none to snooze yet. To move it, say for example "move the ${words} reminder to 20:00".`,
+    }
+  }
+  return { answer: 'Which reminder should I snooze? I have not relayed one in this conversation yet.' }
+}
+
+/**
+ * The reminder that already snoozes an occurrence come due, as the overlay reads snoozes from the log: the first
+ * `after` reminder listed with its words that was made (or last moved) after the occurrence came due; null when none.
+ */
+function snoozeOf(list: View[], prompt: string, occurrenceAt: string): View | null {
+  const due = Date.parse(occurrenceAt)
+  const made = (view: View) =>
+    typeof view.scheduledAt === 'string' && typeof view.afterSeconds === 'number' ? Date.parse(view.scheduledAt) - view.afterSeconds * 1000 : Number.NaN
+  return list.find((view) => view.kind === 'after' && view.prompt === prompt && made(view) >= due) ?? null
 }
 
 /**
@@ -467,13 +501,14 @@ export class OfflineModel implements Model {
 
   /**
    * The step after a list made for a reminder named by its words: the one reminder that matches is deleted or
-   * changed; none or several are said, with the list, and which to name. Null when the list was asked for itself.
+   * changed; none or several are said, with the list, and which to name. After a list made for a snooze, the
+   * occurrence's snooze made already is moved, else one is made. Null when the list was asked for itself.
    */
   private followList(outcomes: ToolOutcome[], messages: ModelMessage[], request: ModelRequest): ModelResponse | null {
     if (outcomes.length !== 1 || outcomes[0].name !== 'schedule_list' || outcomes[0].isError) return null
     const asked = latestPersonText(messages, true)
     const intent = asked === null ? null : parseIntent(asked, null, this.clock.now())
-    if (intent === null || (intent.kind !== 'delete-named' && intent.kind !== 'change-named' && intent.kind !== 'change-named-to' && intent.kind !== 'change')) return null
+    if (intent === null || (intent.kind !== 'delete-named' && intent.kind !== 'change-named' && intent.kind !== 'change-named-to' && intent.kind !== 'change' && intent.kind !== 'snooze')) return null
     let list: View[]
     try {
       list = listed(JSON.parse(outcomes[0].text) as Record<string, unknown>)
@@ -481,6 +516,15 @@ export class OfflineModel implements Model {
       return null
     }
     const now = this.clock.now()
+    if (intent.kind === 'snooze') {
+      // listed to find a snooze of the occurrence made already (by the assistant, or in the overlay): it is moved
+      const target = snoozeTarget(messages, intent)
+      if ('answer' in target || target.occurrenceAt === null) return null
+      const snooze = snoozeOf(list, target.prompt, target.occurrenceAt)
+      const [name, args] = snooze === null ? ['schedule_create', { prompt: target.prompt, after_seconds: intent.seconds }] : ['schedule_update', { id: String(snooze.id), after_seconds: intent.seconds }]
+      if (request.tools.some((t) => t.name === name)) return { text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }] }
+      return null
+    }
     if (intent.kind === 'change') {
       // a change to a time of day of a reminder this conversation had not seen: listed to learn what it is
       const view = list.find((s) => s.id === intent.id)
@@ -564,17 +608,11 @@ export class OfflineModel implements Model {
       case 'period-on-days':
         return { text: periodOnDaysAnswer(intent), toolCalls: [] }
       case 'snooze': {
-        const words = intent.words
-        const relayed = words === undefined ? latestRelayed(messages, intent.id) : latestRelayedAbout(messages, words)
-        const prompt = relayed?.prompt ?? (intent.id === null ? null : (latestView(messages, intent.id)?.prompt as string | undefined) ?? null)
-        if (prompt === null && words !== undefined) {
-          return {
-            text: `No reminder about "${words}" has come due in this conversation, so there is none to snooze yet. To move it, say for example "move the ${words} reminder to 20:00".`,
-            toolCalls: [],
-          }
-        }
-        if (prompt === null) return { text: 'Which reminder should I snooze? I have not relayed one in this conversation yet.', toolCalls: [] }
-        if (hasTool('schedule_create')) return call('schedule_create', { prompt, after_seconds: intent.seconds })
+        const target = snoozeTarget(messages, intent)
+        if ('answer' in target) return { text: target.answer, toolCalls: [] }
+        // an occurrence come due may be snoozed already, here or in the overlay: listed first, so that snooze is moved
+        if (target.occurrenceAt !== null && hasTool('schedule_update') && hasTool('schedule_list')) return call('schedule_list', {})
+        if (hasTool('schedule_create')) return call('schedule_create', { prompt: target.prompt, after_seconds: intent.seconds })
         break
       }
       case 'delete-latest': {

@@ -243,6 +243,66 @@ describe('offline model through the API', () => {
     await host.close()
   })
 
+  it('snoozing an occurrence snoozed already moves that snooze, whether the assistant or the overlay made it', async () => {
+    const { host, app, post, session, clock, timers } = await setup()
+    const say = async (text: string) => {
+      const from = session.events().length
+      await post('/api/sessions/berlin/messages', { text, clientTimeZone: 'Europe/Berlin' })
+      await settle(session)
+      const since = session.events().slice(from)
+      return { calls: since.flatMap((e) => (e.type === 'tool/call' ? [[e.data.name, e.data.arguments]] : [])), said: assistantTexts(since) }
+    }
+    const comeDue = async (prompt: string) => {
+      await post('/api/sessions/berlin/schedules', { prompt, after_seconds: 60 })
+      clock.advance(60_000)
+      timers.fireAll()
+      await waitFor(session, (events) => assistantTexts(events).at(-1) === `Reminder: ${prompt}`)
+      await settle(session)
+    }
+    await comeDue('water the plants')
+    expect((await app.request('/api/sessions/berlin/schedules/schedule-1/snooze', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"seconds":600}' })).status).toBe(201)
+    clock.advance(60_000)
+    // the overlay's snooze (schedule-2, due 08:11) is moved to 30 minutes from now, not made again
+    expect(await say('snooze 30 min')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_update', '{"id":"schedule-2","after_seconds":1800}'],
+      ],
+      said: ['Snoozed: "water the plants" comes back today at 08:32 in Berlin (schedule-2).'],
+    })
+
+    await comeDue('check the oven')
+    expect(await say('snooze')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_create', '{"prompt":"check the oven","after_seconds":600}'],
+      ],
+      said: ['Snoozed: "check the oven" comes back today at 08:13 in Berlin (schedule-4).'],
+    })
+    clock.advance(60_000)
+    // the assistant's own snooze is moved; so is the earlier one, named by its words
+    expect(await say('snooze 5 min')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_update', '{"id":"schedule-4","after_seconds":300}'],
+      ],
+      said: ['Snoozed: "check the oven" comes back today at 08:09 in Berlin (schedule-4).'],
+    })
+    expect(await say('snooze the plants reminder for 20 minutes')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_update', '{"id":"schedule-2","after_seconds":1200}'],
+      ],
+      said: ['Snoozed: "water the plants" comes back today at 08:24 in Berlin (schedule-2).'],
+    })
+    const { schedules } = (await (await app.request('/api/sessions/berlin/schedules')).json()) as { schedules: { id: string; prompt: string; scheduledAt: string }[] }
+    expect(schedules.map((s) => [s.id, s.prompt, s.scheduledAt])).toEqual([
+      ['schedule-2', 'water the plants', '2026-07-15T06:24:00.000Z'],
+      ['schedule-4', 'check the oven', '2026-07-15T06:09:00.000Z'],
+    ])
+    await host.close()
+  })
+
   it('asks which zone is meant when the browser is in another zone, and creates nothing', async () => {
     const { host, app, post, session } = await setup()
     await post('/api/sessions/berlin/messages', { text: 'remind me at 08:30 to stretch', clientTimeZone: 'America/New_York' })
