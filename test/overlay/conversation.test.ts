@@ -271,6 +271,21 @@ describe('snoozes the log holds', () => {
         after('schedule-6', 'stretch', '2026-07-15T01:50:00.000Z'),
       ),
     )
-    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', until: '2026-07-15T01:40:00.000Z' }])
+    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-5', until: '2026-07-15T01:40:00.000Z' }])
+  })
+
+  it('moves a snooze when its reminder is changed, in a new array with a new record, and by no other change', () => {
+    const fold = emptyFold()
+    foldEvents(fold, log(ev('user/message', due, 'append'), after('schedule-2', 'stretch', '2026-07-15T01:40:00.000Z')))
+    const first = fold.snoozes
+    const update = (id: string, scheduledAt: string) =>
+      ev('schedule/change', { version: 1, operation: 'update', schedule: { id, kind: 'after', prompt: 'stretch', afterSeconds: 1800, scheduledAt } })
+    foldEvents(fold, log(update('schedule-9', '2026-07-15T02:00:00.000Z'), ev('schedule/change', { version: 1, operation: 'delete', id: 'schedule-1' })).map((e) => ({ ...e, seq: e.seq + 2 })))
+    expect(fold.snoozes).toBe(first)
+    foldEvents(fold, log(update('schedule-2', '2026-07-15T02:05:00.000Z')).map((e) => ({ ...e, seq: e.seq + 4 })))
+    expect(fold.snoozes).not.toBe(first)
+    expect(fold.snoozes[0]).not.toBe(first[0])
+    expect(first).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T01:40:00.000Z' }])
+    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T02:05:00.000Z' }])
   })
 })

@@ -368,15 +368,19 @@ export function Conversation({
   const total = virtualizer.getTotalSize()
 
   // an occurrence the log shows snoozed (from another browser, or by the assistant) is snoozed here too, before the
-  // paint: its card says until when, its toast closes, and neither offers to snooze it again
+  // paint: its card says until when, its toast closes, and neither offers to snooze it again; a snooze moved in the
+  // log is marked again with its new time. What this view marked from the log is remembered, so a mark another tab
+  // made from a newer log is not marked back to this view's older time before the move reaches it.
   const { snoozes } = log.fold
   const snoozedHere = context.snoozed
+  const markedFromLog = useRef(new Map<string, string>())
   useLayoutEffect(() => {
     for (const { scheduleId, occurrenceAt, until } of snoozes) {
       const key = noticeKey(context.sessionId, scheduleId, occurrenceAt)
-      if (snoozedHere[key] === undefined) markSnoozed(key, until)
+      if (snoozedHere[key] !== until && markedFromLog.current.get(key) !== until) markSnoozed(key, until)
+      markedFromLog.current.set(key, until)
     }
-  }, [snoozes.length, snoozes, snoozedHere, context.sessionId])
+  }, [snoozes, snoozedHere, context.sessionId])
   const rowNodes = useRef(new Map<number, HTMLDivElement>())
 
   useLayoutEffect(() => {

@@ -70,15 +70,16 @@ export type ConversationFold = {
   /**
    * Occurrences snoozed in the log, with when the reminder that replaces them is due: a reminder come
    * due is snoozed by the first `after` reminder with its words made after it (by the overlay's Snooze in any browser,
-   * or by the assistant asked to snooze), so every browser's card says so and none snoozes it twice.
+   * or by the assistant asked to snooze), so every browser's card says so and none snoozes it twice. A new array
+   * whenever a snooze is made or moved, so a view that holds the old one sees the change.
    */
-  snoozes: LogSnooze[]
+  snoozes: readonly LogSnooze[]
   /** The newest occurrence come due of each reminder's words, not yet snoozed. */
   dueByPrompt: Map<string, { scheduleId: string; occurrenceAt: string }>
 }
 
-/** One occurrence of a reminder snoozed in the log, and when the reminder that replaces it is due (ISO). */
-export type LogSnooze = { scheduleId: string; occurrenceAt: string; until: string }
+/** One occurrence of a reminder snoozed in the log, the reminder that replaces it (`snoozeId`), and when that one is due (ISO). */
+export type LogSnooze = { scheduleId: string; occurrenceAt: string; snoozeId: string; until: string }
 
 /** The text of a message's content blocks. */
 export function contentText(content: readonly TextBlock[]): string {
@@ -143,15 +144,26 @@ export function emptyFold(): ConversationFold {
   }
 }
 
-/** A `schedule/change` that makes an `after` reminder snoozes the occurrence come due last with the same words. */
+/**
+ * A `schedule/change` that makes an `after` reminder snoozes the occurrence come due last with the same words; one
+ * that changes a snooze (snoozed again, or moved) moves the time its occurrence is snoozed until.
+ */
 function foldSnooze(fold: ConversationFold, data: Record<string, unknown>): void {
-  if (data.operation !== 'create' || typeof data.schedule !== 'object' || data.schedule === null) return
+  if ((data.operation !== 'create' && data.operation !== 'update') || typeof data.schedule !== 'object' || data.schedule === null) return
   const schedule = data.schedule as Record<string, unknown>
-  if (schedule.kind !== 'after' || typeof schedule.prompt !== 'string' || typeof schedule.scheduledAt !== 'string') return
+  if (typeof schedule.id !== 'string' || typeof schedule.scheduledAt !== 'string') return
+  const { id, scheduledAt } = schedule
+  if (data.operation === 'update') {
+    if (fold.snoozes.some((snooze) => snooze.snoozeId === id)) {
+      fold.snoozes = fold.snoozes.map((snooze) => (snooze.snoozeId === id ? { ...snooze, until: scheduledAt } : snooze))
+    }
+    return
+  }
+  if (schedule.kind !== 'after' || typeof schedule.prompt !== 'string') return
   const due = fold.dueByPrompt.get(schedule.prompt)
   if (due === undefined) return
   fold.dueByPrompt.delete(schedule.prompt)
-  fold.snoozes.push({ ...due, until: schedule.scheduledAt })
+  fold.snoozes = [...fold.snoozes, { ...due, snoozeId: id, until: scheduledAt }]
 }
 
 function foldOne(fold: ConversationFold, event: SessionEvent): void {
