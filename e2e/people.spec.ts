@@ -525,7 +525,7 @@ test('two Snoozes in a row that say the same words are both read out', async ({ 
   await expect.poll(() => page.evaluate(() => (window as unknown as { __said: string[] }).__said)).toEqual([words(two.scheduledAt), words(one.scheduledAt)])
 })
 
-test('a reminder snoozed in one browser, or by asking the assistant, shows as snoozed in every browser, which no longer offers to snooze it again', async ({ zones, servers }) => {
+test('a reminder snoozed in one browser, or by asking the assistant, shows as snoozed in every browser, which no longer offers to snooze it again, and snoozed again moves that snooze', async ({ zones, servers }) => {
   const server = await servers.start()
   const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   expect((await post('/api/sessions', { sessionId: 'shared', timeZone: 'Europe/Berlin' })).status).toBe(201)
@@ -544,6 +544,15 @@ test('a reminder snoozed in one browser, or by asking the assistant, shows as sn
   await expect(card(phone).getByTestId('reminder-snooze')).toHaveCount(0)
   await expect(phone.getByTestId('toast').filter({ hasText: 'water the plants' })).toHaveCount(0)
   await expect.poll(async () => (await fetchSchedules(server.url, 'shared')).map((s) => s.prompt)).toEqual(['water the plants'])
+
+  // snoozed again in words on the phone, the laptop's snooze is moved: still one reminder, and both cards say its new
+  // time (on the code before, the assistant made a second reminder and the cards kept the first time)
+  const [snooze] = await fetchSchedules(server.url, 'shared')
+  await sendMessage(phone, 'snooze 30 min')
+  await expect(phone.getByTestId('message-assistant').last()).toContainText(`Snoozed: "water the plants" comes back`)
+  await expect.poll(async () => (await fetchSchedules(server.url, 'shared')).map((s) => [s.id, s.afterSeconds])).toEqual([[snooze.id, 1800]])
+  const [moved] = await fetchSchedules(server.url, 'shared')
+  for (const page of [laptop, phone]) await expect(card(page).getByRole('status')).toHaveText(snoozedSaid(moved.scheduledAt as string, 'Europe/Berlin'))
 
   // asked in words on the phone, the assistant's snooze shows on the laptop's card as well
   expect((await post('/api/sessions/shared/schedules', { prompt: 'call Alex back', after_seconds: 1 })).status).toBe(201)
