@@ -204,6 +204,8 @@ function readingNow(reading: ReadingFields | null, fallbackNow: number): Now {
 /** "every other week", "every 2 months": how many of the unit between occurrences. */
 const INTERVAL = '(other|\\d+|two|three|four|five|six)'
 const INTERVAL_WORDS: Record<string, number> = { other: 2, two: 2, three: 3, four: 4, five: 5, six: 6 }
+/** "every month", "every 3 months", "each other month" (its interval, when said, in the first group). */
+const EVERY_MONTHS = `(?:every|each)\\s+(?:${INTERVAL}\\s+months?|month)`
 const PART_OF_DAY = '(?:\\s+(morning|afternoon|evening|night)s?)?'
 /** When a part of the day said without a clock rings: 09:00, 15:00, 20:00 (as "tonight"). */
 const PART_OF_DAY_HOURS: Record<string, number> = { morning: 9, afternoon: 15, evening: 20, night: 20 }
@@ -264,6 +266,10 @@ function ruleDays(text: string): { days: RuleDays; rest: string; said: string } 
   if (match !== null) return found(match, plain('WEEKLY', { byDay: 'SA,SU' }))
   match = new RegExp(`\\b(?:(?:every|each)\\s+${WEEKDAY}|on\\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s\\b)((?:\\s*(?:,|and|&)\\s*${WEEKDAY})*)${PART_OF_DAY}`, 'i').exec(text)
   if (match !== null) return found(match, plain('WEEKLY', { byDay: weekdayCodes(match[0]), part: match[4] ?? null }))
+  // "on the last day of every month", "every 3 months on the last day", "monthly on the last day": the month's last day
+  match = new RegExp(`\\b(?:on\\s+)?the\\s+last\\s+(?:day\\s+)?of\\s+(?:${EVERY_MONTHS}|the\\s+month)\\b`, 'i').exec(text)
+  match ??= new RegExp(`\\b(?:${EVERY_MONTHS}|monthly)\\s+on\\s+the\\s+last(?:\\s+day)?\\b`, 'i').exec(text)
+  if (match !== null) return found(match, plain('MONTHLY', { interval: match[1] === undefined ? 1 : intervalOf(match[1]), byMonthDay: -1 }))
   match = /\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)?\s+(?:day\s+)?of\s+(?:every|each|the)\s+month\b/i.exec(text)
   match ??= /\b(?:every|each)\s+month\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b/i.exec(text)
   match ??= /\bmonthly\s+on\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b/i.exec(text)

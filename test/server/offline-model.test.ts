@@ -67,6 +67,10 @@ const PHRASINGS: [string, Intent][] = [
   ['remind me on the 15th of every other month to pay the gardener', { kind: 'create', args: { prompt: 'pay the gardener', rrule: 'FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0' } }],
   ['remind me every year on 3 March at 10 to call grandma', { kind: 'create', args: { prompt: 'call grandma', rrule: 'FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10;BYMINUTE=0' } }],
   ['remind me yearly on May 1st to renew the insurance', { kind: 'create', args: { prompt: 'renew the insurance', rrule: 'FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me on the last day of every month at 18:00 to close books', { kind: 'create', args: { prompt: 'close books', rrule: 'FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=18;BYMINUTE=0' } }],
+  ['remind me every month on the last day at 18:00 to close books', { kind: 'create', args: { prompt: 'close books', rrule: 'FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=18;BYMINUTE=0' } }],
+  ['remind me on the last of every 3 months to send the invoices', { kind: 'create', args: { prompt: 'send the invoices', rrule: 'FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=-1;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me monthly on the last day to back up the laptop', { kind: 'create', args: { prompt: 'back up the laptop', rrule: 'FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=9;BYMINUTE=0' } }],
   ['remind me every month to pay the rent', { kind: 'create', args: { prompt: 'pay the rent', rrule: 'FREQ=MONTHLY;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0' } }],
   ['remind me every 3 months to check the smoke alarm', { kind: 'create', args: { prompt: 'check the smoke alarm', rrule: 'FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0' } }],
   ['remind me every year to renew the insurance', { kind: 'create', args: { prompt: 'renew the insurance', rrule: 'FREQ=YEARLY;BYMONTH=7;BYMONTHDAY=15;BYHOUR=9;BYMINUTE=0' } }],
@@ -409,6 +413,14 @@ describe('offline model confirmations in local words', () => {
     )
     expect(await say('snooze schedule-2 for 15 minutes')).toBe('Snoozed: "pay rent" comes back today at 08:15 in Berlin (schedule-4).')
     expect(await say('snooze schedule-1 5 min')).toBe('Snoozed: "check email" comes back today at 08:05 in Berlin (schedule-5).')
+    await host.close()
+  })
+
+  it('sets a series on the last day of every month, and says so in words', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    expect(await say('remind me on the last day of every month at 18:00 to close books')).toBe(
+      'Done: reminder schedule-1 "close books" is set for every month on the last day at 18:00 in Berlin; the next is on 31 July 2026 at 18:00 in Berlin.',
+    )
     await host.close()
   })
 
