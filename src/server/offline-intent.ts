@@ -589,9 +589,9 @@ function changeIntent(text: string, reading: ReadingFields | null, fallbackNow: 
 }
 
 const WAKE_ME = new RegExp(`${POLITE}wake\\s+me(?:\\s+up)?\\b(.*)$`, 'is')
-/** A message that begins with when ("tomorrow at 9 …", "at 7 …", "in 10 minutes …", "on Friday at 10 …", "every …"). */
+/** A message that begins with when ("tomorrow at 9 …", "at 7 …", "in 10 minutes …", "on Friday at 10 …", "every …", "on the 1st of every month …"). */
 const TIME_FIRST = new RegExp(
-  `^\\s*(?:(?:tomorrow|today|tonight)(?:\\s+(?:morning|afternoon|evening|night))?\\s+at\\s+${CLOCK_OR_WORD}|tomorrow\\s+(?:morning|afternoon|evening|night)\\b|this\\s+(?:morning|afternoon|evening)\\s+at\\s+${CLOCK_OR_WORD}|at\\s+${CLOCK_OR_WORD}|in\\s+${COUNT}\\s*${UNIT}\\b|in\\s+half\\s+an\\s+hour\\b|(?:on\\s+|next\\s+)?${WEEKDAY}\\s+at\\s+${CLOCK_OR_WORD}|(?:every|each|daily)\\b)`,
+  `^\\s*(?:(?:tomorrow|today|tonight)(?:\\s+(?:morning|afternoon|evening|night))?\\s+at\\s+${CLOCK_OR_WORD}|tomorrow\\s+(?:morning|afternoon|evening|night)\\b|this\\s+(?:morning|afternoon|evening)\\s+at\\s+${CLOCK_OR_WORD}|at\\s+${CLOCK_OR_WORD}|in\\s+${COUNT}\\s*${UNIT}\\b|in\\s+half\\s+an\\s+hour\\b|(?:on\\s+|next\\s+)?${WEEKDAY}\\s+at\\s+${CLOCK_OR_WORD}|on\\s+the\\s+(?:${ORDINAL}|last)\\s+(?:day\\s+)?of\\s+(?:every|each)\\b|(?:every|each|daily)\\b)`,
   'i',
 )
 
