@@ -112,6 +112,40 @@ function parseUntil(value: string): RuleEnd | Failure {
   return { kind: 'until-instant', epochMs: at.getTime() }
 }
 
+const PERIOD_NAMES: Record<RuleFrequency, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', YEARLY: 'year' }
+
+function daysInOneMonth(byDay: RuleDay[] | null, byMonthDay: number[] | null): number {
+  if (byMonthDay !== null) return Math.min(byMonthDay.length, 31)
+  if (byDay !== null) return Math.min(byDay.reduce((sum, d) => sum + (d.ordinal === null ? 5 : 1), 0), 31)
+  return 1
+}
+
+function mostDaysInPeriod(rule: CalendarRule): number {
+  switch (rule.freq) {
+    case 'DAILY':
+      return 1
+    case 'WEEKLY':
+      return rule.byDay === null ? 1 : rule.byDay.length
+    case 'MONTHLY':
+      return daysInOneMonth(rule.byDay, rule.byMonthDay)
+    case 'YEARLY': {
+      if (rule.byMonth !== null) return Math.min(rule.byMonth.length * daysInOneMonth(rule.byDay, rule.byMonthDay), 366)
+      if (rule.byMonthDay !== null) return Math.min(12 * rule.byMonthDay.length, 366)
+      if (rule.byDay !== null) return Math.min(rule.byDay.reduce((sum, d) => sum + (d.ordinal === null ? 53 : 1), 0), 366)
+      return 1
+    }
+    default: {
+      const unreachable: never = rule.freq
+      return unreachable
+    }
+  }
+}
+
+/** The most wall times one period of the rule (a day, week, month or year of FREQ) can hold before BYSETPOS selects. */
+export function mostCandidatesPerPeriod(rule: CalendarRule): number {
+  return mostDaysInPeriod(rule) * rule.byHour.length * rule.byMinute.length
+}
+
 /**
  * Parses an RRULE value (no `RRULE:` prefix) of the SPEC 7.7 subset: FREQ DAILY/WEEKLY/MONTHLY/YEARLY,
  * INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYHOUR, BYMINUTE, BYSETPOS, COUNT or UNTIL, WKST.
@@ -178,19 +212,24 @@ export function parseRrule(text: unknown): ParsedRule {
     if (isFailure(until)) return until
     end = until
   }
-  return {
-    ok: true,
-    rule: {
-      freq,
-      interval: interval ?? 1,
-      byDay,
-      byMonthDay,
-      byMonth,
-      byHour: byHour === null ? [DEFAULT_HOUR] : [...byHour].sort((a, b) => a - b),
-      byMinute: byMinute === null ? [0] : [...byMinute].sort((a, b) => a - b),
-      bySetPos,
-      wkst,
-      end,
-    },
+  const rule: CalendarRule = {
+    freq,
+    interval: interval ?? 1,
+    byDay,
+    byMonthDay,
+    byMonth,
+    byHour: byHour === null ? [DEFAULT_HOUR] : [...byHour].sort((a, b) => a - b),
+    byMinute: byMinute === null ? [0] : [...byMinute].sort((a, b) => a - b),
+    bySetPos,
+    wkst,
+    end,
   }
+  if (rule.bySetPos !== null) {
+    const most = mostCandidatesPerPeriod(rule)
+    if (rule.bySetPos.every((p) => Math.abs(p) > most)) {
+      const times = most === 1 ? '1 candidate time' : `${most} candidate times`
+      return failure(`BYSETPOS=${parts.get('BYSETPOS')} can never select an occurrence: each ${PERIOD_NAMES[freq]} of this rule holds at most ${times}`)
+    }
+  }
+  return { ok: true, rule }
 }

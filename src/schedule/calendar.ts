@@ -18,6 +18,10 @@ const FIRST_WINDOW_MS = 8 * DAY_MS
 const MAX_WINDOW_MS = 9_000 * DAY_MS
 /** How far ahead a next occurrence is searched for before the series counts as having none. */
 const SEARCH_HORIZON_MS = 100 * 366 * DAY_MS
+/** Most periods of the rule's frequency one search walks through, so no rule costs more than a bounded expansion. */
+export const SEARCH_PERIODS = 20_000
+/** The shortest length of each frequency's period: a span of n of them holds at most n + 1 periods. */
+const SHORTEST_PERIOD_MS: Record<CalendarRule['freq'], number> = { DAILY: DAY_MS, WEEKLY: 7 * DAY_MS, MONTHLY: 28 * DAY_MS, YEARLY: 365 * DAY_MS }
 const CACHE_LIMIT = 512
 
 const expanders = new Map<string, RRuleTemporal>()
@@ -118,13 +122,21 @@ export function occurrencesBetween(spec: CalendarSpec, fromMs: number, toMs: num
   return out.filter((o, i) => i === 0 || o.instant !== out[i - 1].instant)
 }
 
-/** The first `n` occurrences strictly after `afterMs` (fewer when the series ends or none lies within a century). */
+function searchSpanMs(rule: CalendarRule): number {
+  return Math.min(SEARCH_HORIZON_MS, SEARCH_PERIODS * rule.interval * SHORTEST_PERIOD_MS[rule.freq])
+}
+
+/**
+ * The first `n` occurrences strictly after `afterMs`, fewer when the series ends or none lies within
+ * the search: a century, and at most `SEARCH_PERIODS` periods of the rule's frequency.
+ */
 export function occurrencesAfter(spec: CalendarSpec, afterMs: number, n: number): Occurrence[] {
   const found: Occurrence[] = []
+  const last = Math.min(afterMs + searchSpanMs(spec.rule), MAX_INSTANT_MS, untilInstant(spec))
   let from = afterMs + 1
   let span = FIRST_WINDOW_MS
-  while (found.length < n && from <= MAX_INSTANT_MS && from - afterMs <= SEARCH_HORIZON_MS && from <= untilInstant(spec)) {
-    const to = Math.min(from + span - 1, MAX_INSTANT_MS)
+  while (found.length < n && from <= last) {
+    const to = Math.min(from + span - 1, last)
     for (const occurrence of occurrencesBetween(spec, from, to)) {
       if (found.length < n) found.push(occurrence)
     }

@@ -52,8 +52,29 @@ describe('parseRrule', () => {
     ['FREQ=DAILY;UNTIL=20270101T120000', 'UNTIL must be a date YYYYMMDD or a UTC date-time YYYYMMDDTHHMMSSZ, got "20270101T120000"'],
     ['FREQ=DAILY;WKST=XX', 'WKST must be one of MO, TU, WE, TH, FR, SA, SU, got "XX"'],
     ['FREQ=DAILY;BYHOUR', 'rrule part BYHOUR needs a value'],
+    ['FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYSETPOS=30', 'BYSETPOS=30 can never select an occurrence: each day of this rule holds at most 24 candidate times'],
+    ['FREQ=DAILY;BYHOUR=9;BYSETPOS=2', 'BYSETPOS=2 can never select an occurrence: each day of this rule holds at most 1 candidate time'],
+    ['FREQ=DAILY;BYHOUR=9;BYSETPOS=-2,3', 'BYSETPOS=-2,3 can never select an occurrence: each day of this rule holds at most 1 candidate time'],
+    ['FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,17;BYSETPOS=-5', 'BYSETPOS=-5 can never select an occurrence: each week of this rule holds at most 4 candidate times'],
+    ['FREQ=MONTHLY;BYDAY=MO;BYSETPOS=6', 'BYSETPOS=6 can never select an occurrence: each month of this rule holds at most 5 candidate times'],
+    ['FREQ=MONTHLY;BYMONTHDAY=1,15;BYDAY=MO;BYSETPOS=3', 'BYSETPOS=3 can never select an occurrence: each month of this rule holds at most 2 candidate times'],
+    ['FREQ=YEARLY;BYMONTH=2;BYDAY=1MO,-1MO;BYSETPOS=3', 'BYSETPOS=3 can never select an occurrence: each year of this rule holds at most 2 candidate times'],
+    ['FREQ=YEARLY;BYMONTHDAY=1;BYSETPOS=13', 'BYSETPOS=13 can never select an occurrence: each year of this rule holds at most 12 candidate times'],
   ])('refuses %j', (rrule, reason) => {
     expect(parseRrule(rrule)).toEqual({ ok: false, reason })
+  })
+
+  it.each([
+    'FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYSETPOS=24',
+    'FREQ=DAILY;BYHOUR=9;BYSETPOS=1,2',
+    'FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,17;BYSETPOS=-4',
+    'FREQ=MONTHLY;BYDAY=MO;BYSETPOS=5',
+    'FREQ=MONTHLY;BYDAY=MO,-1FR;BYSETPOS=6',
+    'FREQ=YEARLY;BYDAY=MO;BYSETPOS=53',
+    'FREQ=YEARLY;BYMONTH=1,7;BYMONTHDAY=31;BYHOUR=9,21;BYSETPOS=-4',
+    'FREQ=YEARLY;BYMONTHDAY=-1;BYSETPOS=12',
+  ])('keeps %j, whose BYSETPOS can select in some period', (rrule) => {
+    expect(parseRrule(rrule)).toMatchObject({ ok: true })
   })
 })
 

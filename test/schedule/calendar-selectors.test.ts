@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { RRuleTemporal } from 'rrule-temporal'
+import { describe, expect, it, vi } from 'vitest'
 import type { ScheduleRecord } from '../../src/protocol/wire.ts'
 import { timezoneConfirmationRequired } from '../../src/schedule/errors.ts'
 import type { ImplicitZoneResult } from '../../src/schedule/implicit-zone.ts'
@@ -84,6 +85,25 @@ describe('createRecord: rrule', () => {
     [{ rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', time_zone: 'UTC' }, 'not_future', 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)'],
   ])('refuses %j', (fields, code, message) => {
     expect(create({ prompt: 'x', ...fields })).toEqual({ code, message })
+  })
+
+  it('refuses a BYSETPOS that can never select before expanding the rule (it searched a century, ~34 s)', () => {
+    const between = vi.spyOn(RRuleTemporal.prototype, 'between')
+    try {
+      const everyHour = 'FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23'
+      expect(create({ prompt: 'x', rrule: `${everyHour};BYSETPOS=30`, time_zone: 'America/New_York' })).toEqual({
+        code: 'invalid_rule',
+        message: 'rrule is not valid: BYSETPOS=30 can never select an occurrence: each day of this rule holds at most 24 candidate times',
+      })
+      expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=9;BYSETPOS=2', time_zone: 'America/New_York' })).toEqual({
+        code: 'invalid_rule',
+        message: 'rrule is not valid: BYSETPOS=2 can never select an occurrence: each day of this rule holds at most 1 candidate time',
+      })
+      expect(between).not.toHaveBeenCalled()
+      expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=9,10;BYSETPOS=2,3', time_zone: 'America/New_York' })).toMatchObject({ scheduledAt: '2026-07-15T14:00:00.000Z' })
+    } finally {
+      between.mockRestore()
+    }
   })
 
   it('accepts a 300-second spacing exactly', () => {

@@ -1,12 +1,12 @@
 import fc from 'fast-check'
 import { RRuleTemporal } from 'rrule-temporal'
 import { Temporal } from 'temporal-polyfill'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { formatZonedTimestamp } from '../../src/protocol/index.ts'
 import { parseRrule, type CalendarRule } from '../../src/protocol/rrule.ts'
 import { instantsForWallTime } from '../../src/protocol/index.ts'
 import { wallClockAt } from '../../src/schedule/absolute-time.ts'
-import { occurrencesAfter, occurrencesBetween, type CalendarSpec } from '../../src/schedule/calendar.ts'
+import { occurrencesAfter, occurrencesBetween, SEARCH_PERIODS, type CalendarSpec } from '../../src/schedule/calendar.ts'
 import { oracleWallTimes } from './rrule-oracle.ts'
 
 function spec(rrule: string, timeZone: string, starts: string): CalendarSpec {
@@ -95,6 +95,24 @@ describe('COUNT and UNTIL', () => {
   it('ends at an UNTIL instant, inclusive', () => {
     expect(series('FREQ=DAILY;UNTIL=20260716T070000Z', 'Europe/Berlin', '2026-07-15', 5)).toEqual(['2026-07-15T09:00:00+02:00[Europe/Berlin]', '2026-07-16T09:00:00+02:00[Europe/Berlin]'])
     expect(series('FREQ=DAILY;UNTIL=20260716T065959Z', 'Europe/Berlin', '2026-07-15', 5)).toEqual(['2026-07-15T09:00:00+02:00[Europe/Berlin]'])
+  })
+})
+
+describe('a bounded search', () => {
+  it(`hands the library at most SEARCH_PERIODS (${SEARCH_PERIODS}) periods of the rule's frequency, so a rare rule costs a bounded expansion`, () => {
+    const between = vi.spyOn(RRuleTemporal.prototype, 'between')
+    try {
+      // Monday 29 February: 2044, 2072, then 2112 — past 20,000 days from 2026, so the search stops before it
+      expect(series('FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO', 'UTC', '2026-07-15', 5)).toEqual(['2044-02-29T09:00:00+00:00[UTC]', '2072-02-29T09:00:00+00:00[UTC]'])
+      const windows = between.mock.calls.map(([after, before]) => [Number(after), Number(before)])
+      const searched = Math.max(...windows.map(([, before]) => before)) - Math.min(...windows.map(([after]) => after))
+      expect(searched).toBeLessThanOrEqual((SEARCH_PERIODS + 3) * 86_400_000)
+      between.mockClear()
+      expect(series('FREQ=MONTHLY;INTERVAL=12;BYMONTH=3', 'UTC', '2026-02-01', 1)).toEqual([])
+      expect(between.mock.calls.length).toBeLessThanOrEqual(10)
+    } finally {
+      between.mockRestore()
+    }
   })
 })
 
