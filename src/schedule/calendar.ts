@@ -2,6 +2,7 @@ import { RRuleTemporal, type RRuleOptions } from 'rrule-temporal'
 import { Temporal } from 'temporal-polyfill'
 import { wallFieldsAsUtc, type CalendarRule } from '../protocol/index.ts'
 import { daysInMonth, MAX_INSTANT_MS, resolveWallTime, type LocalDate, type LocalDateTime } from './absolute-time.ts'
+import { expandsYearlyWeekdays, yearlyWeekdayWalls } from './yearly-weekdays.ts'
 
 /** What a calendar reminder's occurrences follow: the rule, its zone and the local date the series starts on. */
 export type CalendarSpec = { readonly rrule: string; readonly rule: CalendarRule; readonly timeZone: string; readonly starts: LocalDate }
@@ -64,10 +65,8 @@ function expander(spec: CalendarSpec): RRuleTemporal {
       options.count = rule.end.count
       break
     case 'until-date':
-      options.until = floatingZoned({ ...rule.end, hour: 23, minute: 59, second: 59, millisecond: 0 })
-      break
     case 'until-instant':
-      options.until = Temporal.Instant.fromEpochMilliseconds(rule.end.epochMs + WALL_MARGIN_MS).toZonedDateTimeISO('UTC')
+      options.until = Temporal.Instant.fromEpochMilliseconds(untilWall(rule)).toZonedDateTimeISO('UTC')
       break
     case 'never':
       break
@@ -99,11 +98,36 @@ function untilInstant(spec: CalendarSpec): number {
   return spec.rule.end.kind === 'until-instant' ? spec.rule.end.epochMs : MAX_INSTANT_MS
 }
 
+/** The last wall time (floating) the series may reach: the end of an UNTIL date, an UNTIL instant plus the widest offset, or none. */
+function untilWall(rule: CalendarRule): number {
+  switch (rule.end.kind) {
+    case 'until-date':
+      return wallFieldsAsUtc({ ...rule.end, hour: 23, minute: 59, second: 59, millisecond: 0 })
+    case 'until-instant':
+      return rule.end.epochMs + WALL_MARGIN_MS
+    case 'count':
+    case 'never':
+      return MAX_INSTANT_MS
+    default: {
+      const unreachable: never = rule.end
+      return unreachable
+    }
+  }
+}
+
+/** The rule's wall times (floating milliseconds) in `[fromFloating, toFloating]`, earliest first. */
+function wallsBetween(spec: CalendarSpec, fromFloating: number, toFloating: number): number[] {
+  if (expandsYearlyWeekdays(spec.rule)) {
+    return yearlyWeekdayWalls(spec.rule, wallFieldsAsUtc(seriesStart(spec)), untilWall(spec.rule), fromFloating, toFloating)
+  }
+  return expander(spec).between(new Date(fromFloating), new Date(toFloating), true).map((zoned) => zoned.epochMilliseconds)
+}
+
 function windowBetween(spec: CalendarSpec, fromMs: number, toMs: number): Occurrence[] {
-  const walls = expander(spec).between(new Date(fromMs - WALL_MARGIN_MS), new Date(Math.min(toMs + WALL_MARGIN_MS, MAX_INSTANT_MS)), true)
+  const walls = wallsBetween(spec, fromMs - WALL_MARGIN_MS, Math.min(toMs + WALL_MARGIN_MS, MAX_INSTANT_MS))
   const out: Occurrence[] = []
-  for (const zoned of walls) {
-    const wall = wallOf(zoned.epochMilliseconds)
+  for (const floating of walls) {
+    const wall = wallOf(floating)
     const resolved = resolveWallTime(wall, wall, spec.timeZone)
     if (resolved.instant >= fromMs && resolved.instant <= toMs) out.push({ wall, instant: resolved.instant, shifted: resolved.shifted })
   }

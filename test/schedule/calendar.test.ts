@@ -98,6 +98,24 @@ describe('COUNT and UNTIL', () => {
   })
 })
 
+describe('YEARLY ordinals without BYMONTH count within the year (RFC 5545: 53MO is the 53rd Monday of the year)', () => {
+  it.each([
+    ['53MO only in a year with 53 Mondays', 'FREQ=YEARLY;BYDAY=53MO', '2026-01-01', 3, ['2029-12-31T09:00:00-05:00[America/New_York]', '2035-12-31T09:00:00-05:00[America/New_York]', '2040-12-31T09:00:00-05:00[America/New_York]']],
+    ['-53TH only in a year with 53 Thursdays', 'FREQ=YEARLY;BYDAY=-53TH', '2026-01-01', 3, ['2026-01-01T09:00:00-05:00[America/New_York]', '2032-01-01T09:00:00-05:00[America/New_York]', '2037-01-01T09:00:00-05:00[America/New_York]']],
+    ['53MO with BYSETPOS and COUNT counts only real occurrences', 'FREQ=YEARLY;BYDAY=1MO,53MO;BYSETPOS=-1;COUNT=4', '2026-07-15', 5, ['2027-01-04T09:00:00-05:00[America/New_York]', '2028-01-03T09:00:00-05:00[America/New_York]', '2029-12-31T09:00:00-05:00[America/New_York]', '2030-01-07T09:00:00-05:00[America/New_York]']],
+    ['53FR beside a plain ordinal, with INTERVAL, two times and BYSETPOS', 'FREQ=YEARLY;INTERVAL=2;BYDAY=-1SU,53FR;BYHOUR=8,20;BYSETPOS=-2', '2026-07-15', 4, ['2026-12-27T08:00:00-05:00[America/New_York]', '2028-12-31T08:00:00-05:00[America/New_York]', '2030-12-29T08:00:00-05:00[America/New_York]', '2032-12-31T08:00:00-05:00[America/New_York]']],
+    ['40SU (the first Sunday of October) in the Lord Howe spring-forward gap still moves forward', 'FREQ=YEARLY;BYDAY=40SU;BYHOUR=2;BYMINUTE=15', '2026-01-01', 2, ['2026-10-04T02:45:00+11:00[Australia/Lord_Howe]*', '2027-10-03T02:45:00+11:00[Australia/Lord_Howe]*']],
+  ])('%s', (_name, rrule, starts, n, expected) => {
+    const zone = expected[0].includes('Lord_Howe') ? 'Australia/Lord_Howe' : 'America/New_York'
+    expect(series(rrule, zone, starts, n)).toEqual(expected)
+  })
+
+  it('ends at an UNTIL date inclusive', () => {
+    expect(series('FREQ=YEARLY;BYDAY=53MO;UNTIL=20351231', 'America/New_York', '2026-01-01', 5)).toEqual(['2029-12-31T09:00:00-05:00[America/New_York]', '2035-12-31T09:00:00-05:00[America/New_York]'])
+    expect(series('FREQ=YEARLY;BYDAY=53MO;UNTIL=20351230', 'America/New_York', '2026-01-01', 5)).toEqual(['2029-12-31T09:00:00-05:00[America/New_York]'])
+  })
+})
+
 describe('a bounded search', () => {
   it(`hands the library at most SEARCH_PERIODS (${SEARCH_PERIODS}) periods of the rule's frequency, so a rare rule costs a bounded expansion`, () => {
     const between = vi.spyOn(RRuleTemporal.prototype, 'between')
@@ -125,7 +143,7 @@ const arbitraryRule = fc
     hour: fc.integer({ min: 0, max: 23 }),
     minute: fc.constantFrom(0, 15, 30, 45),
     days: fc.subarray(['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'], { minLength: 0, maxLength: 3 }),
-    ordinal: fc.constantFrom(null, 1, 2, -1),
+    ordinal: fc.constantFrom(null, 1, 2, -1, 53, -53),
     monthDay: fc.constantFrom(null, 1, 15, 28, -1),
     month: fc.constantFrom(null, 3, 10),
     setPos: fc.constantFrom(null, 1, -1),
