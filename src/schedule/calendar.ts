@@ -170,6 +170,31 @@ export function occurrencesAfter(spec: CalendarSpec, afterMs: number, n: number)
   return found
 }
 
+/** How far past a start every clock change of the zone is looked at by `closeAtClockChanges`. */
+const CLOCK_CHANGE_SPAN_MS = 366 * DAY_MS
+/** Most clock changes looked at in that span (zones change their offset twice a year, rarely more). */
+const MAX_CLOCK_CHANGES = 12
+
+/**
+ * Two consecutive occurrences after `afterMs` less than `minGapMs` apart around a change of the zone's
+ * UTC offset in the year after `afterMs`, or null. Elsewhere an occurrence lies as far from the next
+ * as their wall times do; a change of offset (a wall time moved out of a gap, or two either side of it)
+ * can bring them closer, on a night far from where a series starts.
+ */
+export function closeAtClockChanges(spec: CalendarSpec, afterMs: number, minGapMs: number): [Occurrence, Occurrence] | null {
+  let at = Temporal.Instant.fromEpochMilliseconds(afterMs).toZonedDateTimeISO(spec.timeZone)
+  for (let i = 0; i < MAX_CLOCK_CHANGES; i += 1) {
+    const change = at.getTimeZoneTransition('next')
+    if (change === null || change.epochMilliseconds > afterMs + CLOCK_CHANGE_SPAN_MS) return null
+    const around = occurrencesBetween(spec, Math.max(afterMs + 1, change.epochMilliseconds - DAY_MS), change.epochMilliseconds + DAY_MS)
+    for (let j = 1; j < around.length; j += 1) {
+      if (around[j].instant - around[j - 1].instant < minGapMs) return [around[j - 1], around[j]]
+    }
+    at = change
+  }
+  return null
+}
+
 /** The first occurrence strictly after `afterMs`, or null when the series has none. */
 export function firstOccurrenceAfter(spec: CalendarSpec, afterMs: number): Occurrence | null {
   return occurrencesAfter(spec, afterMs, 1)[0] ?? null

@@ -1,7 +1,7 @@
 import { parseRrule, type CalendarRule, canonicalTimeZone, MIN_EVERY_SECONDS } from '../protocol/index.ts'
 import type { CatchUpPolicy, ScheduleRecord } from '../protocol/index.ts'
 import { checkTarget, localToInstant, parseLocalDate, parseLocalTime, parseRfc3339, toScheduledAt, wallClockAt, type LocalDate, type LocalTime } from './absolute-time.ts'
-import { monthDaysCanOccur, occurrencesAfter, type CalendarSpec } from './calendar.ts'
+import { closeAtClockChanges, monthDaysCanOccur, occurrencesAfter, type CalendarSpec } from './calendar.ts'
 import { CATCH_UP_POLICIES } from './changes.ts'
 import { describeValue, fail, frequencyTooHigh, invalidPrompt, invalidRule, invalidSelector, invalidTimeZone, noFutureOccurrence, ok, ruleTooFrequent, type ScheduleResult } from './errors.ts'
 import type { ImplicitZoneResult } from './implicit-zone.ts'
@@ -77,7 +77,7 @@ function parseAt(value: unknown): ScheduleResult<{ kind: 'at-instant'; at: numbe
 }
 
 const OPTION_KEYS = ['time_zone', 'starts', 'catch_up'] as const
-/** How many upcoming occurrences a new calendar rule is checked over for the 300-second spacing. */
+/** How many upcoming occurrences a new calendar rule is checked over for the 300-second spacing (and every clock change in a year). */
 const SPACING_SAMPLE = 400
 const MIN_SPACING_MS = 300_000
 
@@ -226,6 +226,8 @@ function resolveCalendar(request: CalendarRequest, prompt: string, context: Crea
       return fail(ruleTooFrequent(toScheduledAt(sample[i - 1].instant), toScheduledAt(sample[i].instant)))
     }
   }
+  const close = closeAtClockChanges(spec, now, MIN_SPACING_MS)
+  if (close !== null) return fail(ruleTooFrequent(toScheduledAt(close[0].instant), toScheduledAt(close[1].instant)))
   const scheduledAt = checkTarget(sample[0].instant, now)
   if (!scheduledAt.ok) return scheduledAt
   return ok({

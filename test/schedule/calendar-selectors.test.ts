@@ -106,6 +106,22 @@ describe('createRecord: rrule', () => {
     }
   })
 
+  it('refuses a rule whose occurrences come closer than 300 s only on a spring-forward night months after it starts', () => {
+    // 01:58 EST and 03:00 EDT are 62 minutes apart on the wall, 2 minutes apart on 14 March 2027
+    const refusal = {
+      code: 'frequency_too_high',
+      message: 'occurrences 2027-03-14T06:58:00.000Z and 2027-03-14T07:00:00.000Z are less than 300 seconds apart; a calendar rule needs at least 300 seconds between occurrences',
+    }
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=1,3;BYMINUTE=0,58', time_zone: 'America/New_York' })).toEqual(refusal)
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=1,3;BYMINUTE=0,58', time_zone: 'America/New_York', starts: '2027-03-01' })).toEqual(refusal)
+    // 02:30 moves forward out of the gap to 03:30, a minute before 03:31
+    expect(create({ prompt: 'x', rrule: 'FREQ=WEEKLY;BYDAY=SU;BYHOUR=2,3;BYMINUTE=30,31;BYSETPOS=1,4', time_zone: 'Europe/Berlin' })).toEqual({
+      code: 'frequency_too_high',
+      message: 'occurrences 2027-03-28T01:30:00.000Z and 2027-03-28T01:31:00.000Z are less than 300 seconds apart; a calendar rule needs at least 300 seconds between occurrences',
+    })
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=1,3;BYMINUTE=0,58', time_zone: 'Asia/Kolkata' })).toMatchObject({ scheduledAt: '2026-07-15T19:30:00.000Z' })
+  })
+
   it('accepts a 300-second spacing exactly', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMINUTE=0,5', time_zone: 'UTC' })).toMatchObject({ scheduledAt: '2026-07-15T09:00:00.000Z' })
   })
