@@ -77,7 +77,7 @@ function parseAt(value: unknown): ScheduleResult<{ kind: 'at-instant'; at: numbe
 }
 
 const OPTION_KEYS = ['time_zone', 'starts', 'catch_up'] as const
-/** How many upcoming occurrences a new calendar rule is checked over for the 300-second spacing (and every clock change in a year). */
+/** How many upcoming occurrences a new calendar rule is checked over for the 300-second spacing (and every clock change in the year after the first). */
 const SPACING_SAMPLE = 400
 const MIN_SPACING_MS = 300_000
 
@@ -226,7 +226,7 @@ function resolveCalendar(request: CalendarRequest, prompt: string, context: Crea
       return fail(ruleTooFrequent(toScheduledAt(sample[i - 1].instant), toScheduledAt(sample[i].instant)))
     }
   }
-  const close = closeAtClockChanges(spec, now, MIN_SPACING_MS)
+  const close = closeAtClockChanges(spec, sample[0].instant - 1, MIN_SPACING_MS)
   if (close !== null) return fail(ruleTooFrequent(toScheduledAt(close[0].instant), toScheduledAt(close[1].instant)))
   const scheduledAt = checkTarget(sample[0].instant, now)
   if (!scheduledAt.ok) return scheduledAt

@@ -114,6 +114,10 @@ describe('createRecord: rrule', () => {
     }
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=1,3;BYMINUTE=0,58', time_zone: 'America/New_York' })).toEqual(refusal)
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=1,3;BYMINUTE=0,58', time_zone: 'America/New_York', starts: '2027-03-01' })).toEqual(refusal)
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=1,3;BYMINUTE=0,58', time_zone: 'America/New_York', starts: '2030-06-01' })).toEqual({
+      code: 'frequency_too_high',
+      message: 'occurrences 2031-03-09T06:58:00.000Z and 2031-03-09T07:00:00.000Z are less than 300 seconds apart; a calendar rule needs at least 300 seconds between occurrences',
+    })
     // 02:30 moves forward out of the gap to 03:30, a minute before 03:31
     expect(create({ prompt: 'x', rrule: 'FREQ=WEEKLY;BYDAY=SU;BYHOUR=2,3;BYMINUTE=30,31;BYSETPOS=1,4', time_zone: 'Europe/Berlin' })).toEqual({
       code: 'frequency_too_high',
