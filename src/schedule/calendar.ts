@@ -152,12 +152,14 @@ function searchSpanMs(rule: CalendarRule): number {
 
 /**
  * The first `n` occurrences strictly after `afterMs`, fewer when the series ends or none lies within
- * the search: a century, and at most `SEARCH_PERIODS` periods of the rule's frequency.
+ * the search: a century, and at most `SEARCH_PERIODS` periods of the rule's frequency, counted from
+ * `afterMs` or from the series start when that is later.
  */
 export function occurrencesAfter(spec: CalendarSpec, afterMs: number, n: number): Occurrence[] {
   const found: Occurrence[] = []
-  const last = Math.min(afterMs + searchSpanMs(spec.rule), MAX_INSTANT_MS, untilInstant(spec))
-  let from = afterMs + 1
+  const begin = Math.max(afterMs, wallFieldsAsUtc(seriesStart(spec)) - WALL_MARGIN_MS)
+  const last = Math.min(begin + searchSpanMs(spec.rule), MAX_INSTANT_MS, untilInstant(spec))
+  let from = begin + 1
   let span = FIRST_WINDOW_MS
   while (found.length < n && from <= last) {
     const to = Math.min(from + span - 1, last)

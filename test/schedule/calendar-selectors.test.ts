@@ -126,6 +126,21 @@ describe('createRecord: rrule', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=1,3;BYMINUTE=0,58', time_zone: 'Asia/Kolkata' })).toMatchObject({ scheduledAt: '2026-07-15T19:30:00.000Z' })
   })
 
+  it('takes a start more than a century ahead: the search for its first occurrence counts from the start, not from now', () => {
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY', time_zone: 'UTC', starts: '2200-01-01' })).toEqual({
+      id: 'schedule-1',
+      kind: 'calendar',
+      prompt: 'x',
+      rrule: 'FREQ=DAILY',
+      timeZone: 'UTC',
+      starts: '2200-01-01',
+      catchUp: 'latest',
+      scheduledAt: '2200-01-01T09:00:00.000Z',
+    })
+    expect(create({ prompt: 'x', rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29', time_zone: 'Asia/Tokyo', starts: '2199-03-01' })).toMatchObject({ scheduledAt: '2204-02-29T00:00:00.000Z' })
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=12', time_zone: 'Europe/Berlin', starts: '9999-12-31' })).toMatchObject({ scheduledAt: '9999-12-31T11:00:00.000Z' })
+  })
+
   it('accepts a 300-second spacing exactly', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMINUTE=0,5', time_zone: 'UTC' })).toMatchObject({ scheduledAt: '2026-07-15T09:00:00.000Z' })
   })
