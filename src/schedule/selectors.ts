@@ -346,8 +346,8 @@ function rezoneAt(record: Extract<ScheduleRecord, { kind: 'at' }>, zoneValue: un
 
 /**
  * The record an update makes of an active one (SPEC 7.8). A new selector is validated exactly as on
- * create (the implicit-zone rule included) and keeps the catch-up policy unless given (a new rule also keeps a
- * start on a later day than today); without one, a calendar rule is re-validated with the changed zone, start or
+ * create (the implicit-zone rule included) and keeps the catch-up policy unless given (a new rule of a calendar
+ * reminder also keeps its zone, and a start on a later day than today); without one, a calendar rule is re-validated with the changed zone, start or
  * policy, a local `at` is read in the new zone at the same wall time, and a prompt alone leaves the target as it is.
  */
 export function resolveUpdate(record: ScheduleRecord, fields: Record<string, unknown>, context: Omit<CreateContext, 'nextId'>): ScheduleResult<ScheduleRecord> {
@@ -364,8 +364,16 @@ export function resolveUpdate(record: ScheduleRecord, fields: Record<string, unk
     // a new rule of a series that starts on a later day keeps that start (today's default would move it earlier)
     const keepStarts =
       record.kind === 'calendar' && selector === 'rrule' && !Object.hasOwn(fields, 'starts') && record.starts > formatDate(todayIn(record.timeZone, context.now))
+    // a new rule of a calendar reminder keeps its zone (the implicit zone would move it to the Session's)
+    const keepZone = record.kind === 'calendar' && selector === 'rrule' && !Object.hasOwn(fields, 'time_zone')
     return createRecord(
-      { ...fields, prompt, ...(keepCatchUp ? { catch_up: inherited } : {}), ...(keepStarts ? { starts: record.starts } : {}) },
+      {
+        ...fields,
+        prompt,
+        ...(keepCatchUp ? { catch_up: inherited } : {}),
+        ...(keepStarts ? { starts: record.starts } : {}),
+        ...(keepZone ? { time_zone: record.timeZone } : {}),
+      },
       withId,
     )
   }

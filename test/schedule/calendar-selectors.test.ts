@@ -173,6 +173,19 @@ describe('resolveUpdate', () => {
     expect(update(daily, { rrule: 'FREQ=DAILY;BYHOUR=10', time_zone: 'Europe/Berlin' })).toEqual({ ...daily, rrule: 'FREQ=DAILY;BYHOUR=10', scheduledAt: '2026-07-15T08:00:00.000Z' })
   })
 
+  it('keeps the reminder\'s own zone when only its rule changes, without asking for the implicit zone', () => {
+    const ctx = context({ ok: true, timeZone: 'America/New_York' })
+    // on the code before, the rule moved to the Session zone: 10:00 in New York, 14:00Z
+    expect(update(daily, { rrule: 'FREQ=DAILY;BYHOUR=10' }, ctx)).toEqual({ ...daily, rrule: 'FREQ=DAILY;BYHOUR=10', scheduledAt: '2026-07-15T08:00:00.000Z' })
+    expect(ctx.asked).toEqual([])
+    expect(update(daily, { rrule: 'FREQ=DAILY;BYHOUR=10', time_zone: 'Asia/Tokyo' }, ctx)).toEqual({
+      ...daily,
+      rrule: 'FREQ=DAILY;BYHOUR=10',
+      timeZone: 'Asia/Tokyo',
+      scheduledAt: '2026-07-16T01:00:00.000Z',
+    })
+  })
+
   it('keeps the start of a series that starts on a later day when its rule changes, and starts one already running today', () => {
     const later = { ...daily, starts: '2026-09-01', scheduledAt: '2026-09-01T07:00:00.000Z' }
     // on the code before, the new rule started today: the series due on 1 September came due tomorrow morning
