@@ -116,6 +116,18 @@ describe('YEARLY ordinals without BYMONTH count within the year (RFC 5545: 53MO 
   })
 })
 
+describe('DAILY with BYSETPOS picks the same times every day', () => {
+  const everyFive = 'FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0,5,10,15,20,25,30,35,40,45,50,55'
+  it.each([
+    ['the last of every 5 minutes', `${everyFive};BYSETPOS=-1`, ['2026-07-15T23:55:00+00:00[UTC]', '2026-07-16T23:55:00+00:00[UTC]', '2026-07-17T23:55:00+00:00[UTC]']],
+    ['the first and last, with COUNT', `${everyFive};BYSETPOS=1,-1;COUNT=3`, ['2026-07-15T00:00:00+00:00[UTC]', '2026-07-15T23:55:00+00:00[UTC]', '2026-07-16T00:00:00+00:00[UTC]']],
+    ['two times that are not whole lists', 'FREQ=DAILY;BYHOUR=9,17;BYMINUTE=0,30;BYSETPOS=2,3', ['2026-07-15T09:30:00+00:00[UTC]', '2026-07-15T17:00:00+00:00[UTC]', '2026-07-16T09:30:00+00:00[UTC]']],
+    ['on limited days', 'FREQ=DAILY;BYDAY=SA,SU;BYHOUR=8,20;BYSETPOS=-1', ['2026-07-18T20:00:00+00:00[UTC]', '2026-07-19T20:00:00+00:00[UTC]', '2026-07-25T20:00:00+00:00[UTC]']],
+  ])('%s', (_name, rrule, expected) => {
+    expect(series(rrule, 'UTC', '2026-07-15', 5).slice(0, 3)).toEqual(expected)
+  })
+})
+
 describe('a bounded search', () => {
   it(`hands the library at most SEARCH_PERIODS (${SEARCH_PERIODS}) periods of the rule's frequency, so a rare rule costs a bounded expansion`, () => {
     const between = vi.spyOn(RRuleTemporal.prototype, 'between')
