@@ -1,4 +1,4 @@
-import { parseRrule, type CalendarRule, type RuleDay, type Weekday } from './rrule.ts'
+import { parseRrule, WEEKDAYS, type CalendarRule, type RuleDay, type Weekday } from './rrule.ts'
 
 /** English names of the RFC 5545 weekdays. */
 export const DAY_NAMES: Readonly<Record<Weekday, string>> = {
@@ -140,6 +140,48 @@ function dayClause(rule: CalendarRule): string {
   }
 }
 
+/** The local date a series starts on (its `starts`, in the reminder's zone), from which a rule takes the days it leaves out. */
+export type RuleStart = { year: number; month: number; day: number }
+
+/** A series start written `YYYY-MM-DD` (a record's `starts`), or null when it is not a real date. */
+export function parseRuleStart(starts: string): RuleStart | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(starts)
+  if (match === null) return null
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const date = new Date(Date.UTC(2000, month - 1, day))
+  date.setUTCFullYear(year)
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? { year, month, day } : null
+}
+
+function weekdayOf(start: RuleStart): Weekday {
+  const date = new Date(Date.UTC(2000, start.month - 1, start.day))
+  date.setUTCFullYear(start.year)
+  return WEEKDAYS[(date.getUTCDay() + 6) % 7]
+}
+
+/**
+ * The rule with the days RFC 5545 takes from the series start when it names none: a weekly rule's weekday, a monthly
+ * rule's day of the month, a yearly rule's day (and its month when it names no month either).
+ */
+function withStartDays(rule: CalendarRule, start: RuleStart): CalendarRule {
+  const { freq, byDay, byMonthDay, byMonth } = rule
+  if (byDay !== null || byMonthDay !== null) return rule
+  switch (freq) {
+    case 'DAILY':
+      return rule
+    case 'WEEKLY':
+      return { ...rule, byDay: [{ weekday: weekdayOf(start), ordinal: null }] }
+    case 'MONTHLY':
+      return { ...rule, byMonthDay: [start.day] }
+    case 'YEARLY':
+      return { ...rule, byMonthDay: [start.day], byMonth: byMonth ?? [start.month] }
+    default: {
+      const unreachable: never = freq
+      return unreachable
+    }
+  }
+}
+
 /** The one date a yearly rule falls on, as a date is said (`3 March`), or null when it names more or other days. */
 function yearlyDate(rule: CalendarRule, forms: RuleForms): string | null {
   const { freq, byMonth, byMonthDay, byDay, bySetPos } = rule
@@ -149,9 +191,11 @@ function yearlyDate(rule: CalendarRule, forms: RuleForms): string | null {
 
 /**
  * A calendar rule in English words: `Weekdays at 08:30`, `Monthly on the 1st at 09:00`, `Every Monday at 10:00, 4 times`;
- * its times, yearly date and end written in `forms` (`Weekdays at 8:30 AM` in an en-US overlay).
+ * a day it leaves out is the start's (`FREQ=MONTHLY` started on 15 December is `Monthly on the 15th at 09:00`); its
+ * times, yearly date and end written in `forms` (`Weekdays at 8:30 AM` in an en-US overlay).
  */
-export function describeCalendarRule(rule: CalendarRule, forms: RuleForms = PLAIN_RULE_FORMS): string {
+export function describeCalendarRule(given: CalendarRule, start: RuleStart, forms: RuleForms = PLAIN_RULE_FORMS): string {
+  const rule = withStartDays(given, start)
   const date = yearlyDate(rule, forms)
   let text = date === null ? dayClause(rule) : `${every(rule.interval, 'year', 'yearly')} on ${date}`
   if (rule.byMonth !== null && date === null) text += ` in ${joinWords(rule.byMonth.map((m) => MONTH_NAMES[m - 1]))}`
@@ -176,8 +220,12 @@ export function describeCalendarRule(rule: CalendarRule, forms: RuleForms = PLAI
   return capitalise(text)
 }
 
-/** An RRULE value of the SPEC 7.7 subset in English words (see `describeCalendarRule`), or null when it is not in the subset. */
-export function describeRrule(rrule: string, forms: RuleForms = PLAIN_RULE_FORMS): string | null {
+/**
+ * An RRULE value of the SPEC 7.7 subset, in a series that starts on `starts` (`YYYY-MM-DD` in its zone), in English
+ * words (see `describeCalendarRule`); null when it is not in the subset or `starts` is not a date.
+ */
+export function describeRrule(rrule: string, starts: string, forms: RuleForms = PLAIN_RULE_FORMS): string | null {
   const parsed = parseRrule(rrule)
-  return parsed.ok ? describeCalendarRule(parsed.rule, forms) : null
+  const start = parseRuleStart(starts)
+  return parsed.ok && start !== null ? describeCalendarRule(parsed.rule, start, forms) : null
 }

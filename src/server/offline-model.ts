@@ -50,7 +50,7 @@ function whenWords(view: View, nowMs: number, after: 'set for' | 'listed'): stri
   const nextLocal = local(true)
   const next = nextLocal === null ? '' : `; the next is ${nextLocal}`
   if (view.kind === 'calendar' && typeof view.rrule === 'string') {
-    const rule = describeRrule(view.rrule)
+    const rule = typeof view.starts === 'string' ? describeRrule(view.rrule, view.starts) : null
     const place = typeof view.timeZone === 'string' ? ` in ${zonePlace(view.timeZone)}` : ''
     // "set for every month on the 1st", not "set for monthly on the 1st"
     const words = rule === null ? view.rrule : (rule.charAt(0).toLowerCase() + rule.slice(1)).replace(/^monthly /, 'every month ').replace(/^yearly /, 'every year ')

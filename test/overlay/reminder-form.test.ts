@@ -89,7 +89,7 @@ describe('reminder form', () => {
       'FREQ=MONTHLY;BYDAY=1MO;BYHOUR=9;BYMINUTE=0',
     ]) {
       const draft = draftOf(calendar(rrule), 'Europe/Berlin')
-      expect(draft).toMatchObject({ kind: 'rule', rule: rrule })
+      expect(draft).toMatchObject({ kind: 'rule', rule: { rrule, starts: '2026-11-30' } })
       expect(draftProblem(draft)).toBeNull()
       expect(draftFields({ ...draft, prompt: 'pay rent' })).toEqual({ prompt: 'pay rent', time_zone: 'Europe/Berlin' })
     }
@@ -213,7 +213,7 @@ describe('a one-off draft\'s time in its zone', () => {
     expect(saveFailure('invalid_rule', '2027-03-14T02:30:00 does not exist in America/New_York: a clock change skips it', at('2027-03-14', '02:30'), 'en-US', NOW)).toBe(
       '2:30 AM on Sunday, March 14, 2027 does not exist in New York: the clocks skip that time. Pick another time.',
     )
-    const rule = { ...passed, kind: 'rule' as const, rule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261130' }
+    const rule = { ...passed, kind: 'rule' as const, rule: { rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261130', starts: '2026-11-01' } }
     expect(saveFailure('not_future', 'the rule has no occurrence after now (2026-12-02T02:32:00.000Z)', rule, 'en-US', NOW)).toBe('This series has no time left after now.')
     expect(saveFailure('invalid_prompt', 'prompt must be a non-empty string', passed, 'en-US', NOW)).toBe('prompt must be a non-empty string')
     // ahead on this device's clock, passed on the server's

@@ -60,6 +60,11 @@ describe('describeRule', () => {
     expect(describeRule(rule('FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10;BYMINUTE=0'), 'en-US', 'America/New_York')).toBe('Yearly on March 3 at 10:00 AM · New York')
     expect(describeRule(rule('FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10;BYMINUTE=0'), 'en-GB', 'America/New_York')).toBe('Yearly on 3 March at 10:00 · New York')
     expect(describeRule(rule('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYHOUR=9;BYMINUTE=0'), 'en-US', 'America/New_York')).toBe('Yearly on February 29 at 9:00 AM · New York')
+    // a rule that names no day falls on its start's (RFC 5545), here Wednesday 15 July
+    expect(describeRule(rule('FREQ=MONTHLY'), 'en-US', 'America/New_York')).toBe('Monthly on the 15th at 9:00 AM · New York')
+    expect(describeRule(rule('FREQ=WEEKLY'), 'en-US', 'America/New_York')).toBe('Every Wednesday at 9:00 AM · New York')
+    expect(describeRule(rule('FREQ=YEARLY'), 'en-US', 'America/New_York')).toBe('Yearly on July 15 at 9:00 AM · New York')
+    expect(describeRule(rule('FREQ=YEARLY'), 'en-GB', 'America/New_York')).toBe('Yearly on 15 July at 09:00 · New York')
     expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231'), 'en-US', 'America/New_York')).toBe('Every day at 9:00 AM, until December 31, 2026 · New York')
     expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231'), 'en-GB', 'America/New_York')).toBe('Every day at 09:00, until 31 December 2026 · New York')
     // an end instant is said in the reminder's own zone: 23:00 UTC is 18:00 in New York, 00:00 the next day in Berlin

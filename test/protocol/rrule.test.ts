@@ -97,7 +97,28 @@ describe('describeRrule', () => {
     ['FREQ=DAILY;BYHOUR=8,20;COUNT=4', 'Every day at 08:00 and 20:00, 4 times'],
     ['FREQ=DAILY;UNTIL=20261231', 'Every day at 09:00, until 2026-12-31'],
   ])('describes %j', (rrule, words) => {
-    expect(describeRrule(rrule)).toBe(words)
+    expect(describeRrule(rrule, '2026-07-15')).toBe(words)
+  })
+
+  // RFC 5545: a part the rule leaves out is the series start's (a Tuesday, 15 December)
+  it.each([
+    ['FREQ=MONTHLY', 'Monthly on the 15th at 09:00'],
+    ['FREQ=WEEKLY', 'Every Tuesday at 09:00'],
+    ['FREQ=YEARLY', 'Yearly on 15 December at 09:00'],
+    ['FREQ=WEEKLY;INTERVAL=2;BYHOUR=18', 'Every 2 weeks on Tuesday at 18:00'],
+    ['FREQ=MONTHLY;INTERVAL=3;COUNT=4', 'Every 3 months on the 15th at 09:00, 4 times'],
+    ['FREQ=MONTHLY;BYMONTH=1,7', 'Monthly on the 15th in January and July at 09:00'],
+    ['FREQ=YEARLY;BYMONTH=3', 'Yearly on 15 March at 09:00'],
+    ['FREQ=YEARLY;BYMONTH=3,9', 'Yearly on the 15th in March and September at 09:00'],
+    ['FREQ=WEEKLY;BYMONTH=3', 'Every Tuesday in March at 09:00'],
+    ['FREQ=DAILY', 'Every day at 09:00'],
+  ])('says the day of %j from the start 2026-12-15', (rrule, words) => {
+    expect(describeRrule(rrule, '2026-12-15')).toBe(words)
+  })
+
+  it('says nothing of a rule whose start is not a date', () => {
+    expect(describeRrule('FREQ=MONTHLY', '2026-02-30')).toBeNull()
+    expect(describeRrule('FREQ=MONTHLY', 'soon')).toBeNull()
   })
 })
 

@@ -384,8 +384,18 @@ describe('offline model confirmations in local words', () => {
       await settle(opened)
       return assistantTexts(opened.events()).at(-1) ?? ''
     }
-    return { host, say }
+    return { host, say, post }
   }
+
+  it('lists a calendar reminder whose rule names no day on the day it started', async () => {
+    const { host, say, post } = await session('Europe/Berlin', '2026-12-14T06:00:00Z')
+    const created = await post('/api/sessions/s/schedules', { prompt: 'water the plants', rrule: 'FREQ=MONTHLY', time_zone: 'Europe/Berlin', starts: '2026-12-15' })
+    expect(created.status).toBe(201)
+    expect(await say('list reminders')).toBe(
+      ['Your reminders:', '- schedule-1: "water the plants" every month on the 15th at 09:00 in Berlin; the next is tomorrow at 09:00 in Berlin'].join('\n'),
+    )
+    await host.close()
+  })
 
   it('confirms "remind me at 07:45 tomorrow to feed the cat" in Chatham with 07:45 and the place, never a Z instant', async () => {
     const { host, say } = await session('Pacific/Chatham', '2026-11-30T20:00:00Z')

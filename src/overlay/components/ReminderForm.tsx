@@ -103,7 +103,7 @@ export function ReminderForm({
   const local = draft.kind === 'at' || draft.kind === 'daily' || draft.kind === 'weekly' || draft.kind === 'rule'
   const timed = draft.kind === 'at' || draft.kind === 'daily' || draft.kind === 'weekly'
   // a calendar rule the form has no fields for stays selectable as it is
-  const kinds: Array<[FormKind, string]> = draft.rule === null ? KINDS : [...KINDS, ['rule', `As set: ${describeRrule(draft.rule, ruleForms(locale, draft.zone)) ?? draft.rule}`]]
+  const kinds: Array<[FormKind, string]> = draft.rule === null ? KINDS : [...KINDS, ['rule', `As set: ${describeRrule(draft.rule.rrule, draft.rule.starts, ruleForms(locale, draft.zone)) ?? draft.rule.rrule}`]]
   const toggleDay = (day: Weekday) => {
     edited()
     setDraft((old) => ({ ...old, days: old.days.includes(day) ? old.days.filter((d) => d !== day) : WEEKDAYS.filter((d) => d === day || old.days.includes(d)) }))
@@ -239,6 +239,6 @@ export function ReminderForm({
 
 /** The route body that makes the draft a new reminder; a calendar rule the form has no fields for is sent whole. */
 function newFields(draft: ReminderDraft) {
-  if (draft.kind === 'rule' && draft.rule !== null) return { prompt: draft.prompt.trim(), rrule: draft.rule, time_zone: draft.zone }
+  if (draft.kind === 'rule' && draft.rule !== null) return { prompt: draft.prompt.trim(), rrule: draft.rule.rrule, time_zone: draft.zone }
   return draftFields(draft)
 }

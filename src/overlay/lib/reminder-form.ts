@@ -24,8 +24,8 @@ export type ReminderDraft = {
   zone: string
   /** The days of a weekly reminder, Monday first. */
   days: readonly Weekday[]
-  /** The rule of the calendar reminder being edited, kept when the form cannot show it; else null. */
-  rule: string | null
+  /** The rule of the calendar reminder being edited and the date its series starts, kept when the form cannot show it; else null. */
+  rule: { rrule: string; starts: string } | null
 }
 
 const UNIT_SECONDS: Record<SpanUnit, number> = { min: 60, h: 3_600, d: 86_400 }
@@ -85,7 +85,7 @@ export function draftOf(view: ScheduleView, zone: string): ReminderDraft {
       return { ...base, kind: 'every', ...span(view.everySeconds) }
     case 'calendar': {
       const shown = formRule(view.rrule)
-      if (shown === null) return { ...base, kind: 'rule', rule: view.rrule }
+      if (shown === null) return { ...base, kind: 'rule', rule: { rrule: view.rrule, starts: view.starts } }
       return { ...base, kind: shown.kind, time: shown.time, ...(shown.kind === 'weekly' ? { days: shown.days } : {}) }
     }
     default: {

@@ -40,7 +40,7 @@ export function describeRule(view: ScheduleView, locale: string, zone: string | 
       return everyWords(view.everySeconds)
     case 'calendar': {
       const forms = ruleForms(locale, zone ?? 'UTC')
-      const rule = describeRrule(view.rrule, forms) ?? view.rrule
+      const rule = describeRrule(view.rrule, view.starts, forms) ?? view.rrule
       // a series that starts on a later day says from when: its rule alone reads as if it ran already
       const later = nowMs === undefined ? null : laterStart(view.starts, view.timeZone ?? zone ?? 'UTC', nowMs)
       const words = later === null ? rule : `${rule}, from ${forms.date(later.year, later.month, later.day)}`
