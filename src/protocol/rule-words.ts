@@ -87,13 +87,6 @@ export const PLAIN_RULE_FORMS: RuleForms = {
   instant: (epochMs) => new Date(epochMs).toISOString().replace('.000Z', 'Z'),
 }
 
-/** The times of day of a rule, `08:30` or `08:00 and 18:00` in the plain forms. */
-export function ruleTimes(rule: CalendarRule, forms: RuleForms = PLAIN_RULE_FORMS): string[] {
-  const times: string[] = []
-  for (const hour of rule.byHour) for (const minute of rule.byMinute) times.push(forms.time(hour, minute))
-  return times
-}
-
 function capitalise(text: string): string {
   return text.length === 0 ? text : text[0].toUpperCase() + text.slice(1)
 }
@@ -182,6 +175,70 @@ function withStartDays(rule: CalendarRule, start: RuleStart): CalendarRule {
   }
 }
 
+type TimeOfDay = { hour: number; minute: number }
+
+function timesOfDay(rule: CalendarRule): TimeOfDay[] {
+  const times: TimeOfDay[] = []
+  for (const hour of rule.byHour) for (const minute of rule.byMinute) times.push({ hour, minute })
+  return times
+}
+
+/** The items at RFC 5545 set positions (1 is the first, -1 the last), in their order. */
+function atPositions<T>(items: readonly T[], positions: readonly number[]): T[] {
+  const picked = new Set(positions.map((p) => (p > 0 ? p - 1 : items.length + p)))
+  return items.filter((_, index) => picked.has(index))
+}
+
+/** A rule with its times of day as a list, which a BYSETPOS may pick from. */
+type SaidRule = { rule: CalendarRule; times: TimeOfDay[] }
+
+/**
+ * The rule as its words can say it: BYSETPOS folded into the days and times it picks where each period (a day, a week,
+ * a month with one day) holds the same set, kept for a monthly or yearly set of days at one time (`the last weekday`),
+ * else null: a rule whose picks differ from one period to the next has no plain words.
+ */
+function settled(rule: CalendarRule): SaidRule | null {
+  const times = timesOfDay(rule)
+  const { freq, bySetPos, byDay, byMonthDay, byMonth } = rule
+  if (bySetPos === null) return { rule, times }
+  const pickedTimes = (): SaidRule | null => {
+    const picked = atPositions(times, bySetPos)
+    return picked.length === 0 ? null : { rule: { ...rule, bySetPos: null }, times: picked }
+  }
+  switch (freq) {
+    case 'DAILY':
+      return pickedTimes()
+    case 'WEEKLY': {
+      // a week cut by BYMONTH holds fewer days, so its picks differ
+      if (byDay === null || byMonth !== null) return null
+      const start = WEEKDAYS.indexOf(rule.wkst ?? 'MO')
+      const order = (d: RuleDay) => (WEEKDAYS.indexOf(d.weekday) - start + 7) % 7
+      const week = [...byDay].sort((a, b) => order(a) - order(b))
+      const picked = atPositions(week.flatMap((day) => times.map((time) => ({ day, time }))), bySetPos)
+      const days = byDay.filter((day) => picked.some((p) => p.day === day))
+      const timesOn = (day: RuleDay) => picked.filter((p) => p.day === day).map((p) => p.time)
+      const first = days.length === 0 ? [] : timesOn(days[0])
+      const same = (a: TimeOfDay[], b: TimeOfDay[]) => a.length === b.length && a.every((t, i) => t.hour === b[i].hour && t.minute === b[i].minute)
+      if (days.length === 0 || !days.every((day) => same(timesOn(day), first))) return null
+      return { rule: { ...rule, byDay: days, bySetPos: null }, times: first }
+    }
+    case 'MONTHLY':
+    case 'YEARLY': {
+      const oneDay =
+        (byMonthDay?.length === 1 && byDay === null) || (byDay?.length === 1 && byDay[0].ordinal !== null && byMonthDay === null)
+      const oneMonth = freq === 'MONTHLY' || byMonth?.length === 1 || (byMonth === null && byMonthDay === null)
+      if (oneDay && oneMonth) return pickedTimes()
+      // the set spans days and times, or the months of a year
+      if (times.length > 1 || (freq === 'YEARLY' && byMonth !== null && byMonth.length > 1)) return null
+      return { rule, times }
+    }
+    default: {
+      const unreachable: never = freq
+      return unreachable
+    }
+  }
+}
+
 /** The one date a yearly rule falls on, as a date is said (`3 March`), or null when it names more or other days. */
 function yearlyDate(rule: CalendarRule, forms: RuleForms): string | null {
   const { freq, byMonth, byMonthDay, byDay, bySetPos } = rule
@@ -191,15 +248,18 @@ function yearlyDate(rule: CalendarRule, forms: RuleForms): string | null {
 
 /**
  * A calendar rule in English words: `Weekdays at 08:30`, `Monthly on the 1st at 09:00`, `Every Monday at 10:00, 4 times`;
- * a day it leaves out is the start's (`FREQ=MONTHLY` started on 15 December is `Monthly on the 15th at 09:00`); its
- * times, yearly date and end written in `forms` (`Weekdays at 8:30 AM` in an en-US overlay).
+ * a day it leaves out is the start's (`FREQ=MONTHLY` started on 15 December is `Monthly on the 15th at 09:00`), a
+ * BYSETPOS says what it picks (`FREQ=WEEKLY;BYDAY=MO,WE,FR;BYSETPOS=1` is `Every Monday`); its times, yearly date and
+ * end written in `forms` (`Weekdays at 8:30 AM` in an en-US overlay). Null for a rule that has no plain words.
  */
-export function describeCalendarRule(given: CalendarRule, start: RuleStart, forms: RuleForms = PLAIN_RULE_FORMS): string {
-  const rule = withStartDays(given, start)
+export function describeCalendarRule(given: CalendarRule, start: RuleStart, forms: RuleForms = PLAIN_RULE_FORMS): string | null {
+  const said = settled(withStartDays(given, start))
+  if (said === null) return null
+  const { rule } = said
   const date = yearlyDate(rule, forms)
   let text = date === null ? dayClause(rule) : `${every(rule.interval, 'year', 'yearly')} on ${date}`
   if (rule.byMonth !== null && date === null) text += ` in ${joinWords(rule.byMonth.map((m) => MONTH_NAMES[m - 1]))}`
-  text += ` at ${joinWords(ruleTimes(rule, forms))}`
+  text += ` at ${joinWords(said.times.map((t) => forms.time(t.hour, t.minute)))}`
   switch (rule.end.kind) {
     case 'count':
       text += rule.end.count === 1 ? ', once' : `, ${rule.end.count} times`

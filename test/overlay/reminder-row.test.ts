@@ -65,6 +65,9 @@ describe('describeRule', () => {
     expect(describeRule(rule('FREQ=WEEKLY'), 'en-US', 'America/New_York')).toBe('Every Wednesday at 9:00 AM · New York')
     expect(describeRule(rule('FREQ=YEARLY'), 'en-US', 'America/New_York')).toBe('Yearly on July 15 at 9:00 AM · New York')
     expect(describeRule(rule('FREQ=YEARLY'), 'en-GB', 'America/New_York')).toBe('Yearly on 15 July at 09:00 · New York')
+    // a BYSETPOS says what it picks; picks it has no words for show the rule itself
+    expect(describeRule(rule('FREQ=WEEKLY;BYDAY=MO,WE,FR;BYSETPOS=1;BYHOUR=9'), 'en-US', 'America/New_York')).toBe('Every Monday at 9:00 AM · New York')
+    expect(describeRule(rule('FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=8,20;BYSETPOS=1,-1'), 'en-US', 'America/New_York')).toBe('FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=8,20;BYSETPOS=1,-1 · New York')
     expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231'), 'en-US', 'America/New_York')).toBe('Every day at 9:00 AM, until December 31, 2026 · New York')
     expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231'), 'en-GB', 'America/New_York')).toBe('Every day at 09:00, until 31 December 2026 · New York')
     // an end instant is said in the reminder's own zone: 23:00 UTC is 18:00 in New York, 00:00 the next day in Berlin

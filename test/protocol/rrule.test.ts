@@ -116,6 +116,40 @@ describe('describeRrule', () => {
     expect(describeRrule(rrule, '2026-12-15')).toBe(words)
   })
 
+  // each period's BYSETPOS picks, said as the days and times they are; the series starts on Tuesday 15 December
+  it.each([
+    ['FREQ=WEEKLY;BYDAY=MO,WE,FR;BYSETPOS=1', 'Every Monday at 09:00'],
+    ['FREQ=WEEKLY;BYDAY=MO,WE,FR;BYSETPOS=-1', 'Every Friday at 09:00'],
+    ['FREQ=WEEKLY;BYDAY=MO,WE,FR;BYSETPOS=1,2', 'Every Monday and Wednesday at 09:00'],
+    ['FREQ=WEEKLY;BYDAY=MO,WE,FR;BYSETPOS=1,2,3', 'Every Monday, Wednesday and Friday at 09:00'],
+    ['FREQ=WEEKLY;BYDAY=SU,MO;BYSETPOS=1', 'Every Monday at 09:00'],
+    ['FREQ=WEEKLY;WKST=SU;BYDAY=SU,MO;BYSETPOS=1', 'Every Sunday at 09:00'],
+    ['FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;BYSETPOS=-1;COUNT=3', 'Every 2 weeks on Thursday at 09:00, 3 times'],
+    ['FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA;BYSETPOS=1,2,3,4,5', 'Weekdays at 09:00'],
+    ['FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=8,20;BYSETPOS=1,2', 'Every Monday at 08:00 and 20:00'],
+    ['FREQ=WEEKLY;BYSETPOS=1;BYHOUR=8,20', 'Every Tuesday at 08:00'],
+    ['FREQ=DAILY;BYHOUR=8,20;BYSETPOS=-1', 'Every day at 20:00'],
+    ['FREQ=DAILY;BYDAY=MO,WE;BYSETPOS=1', 'Every Monday and Wednesday at 09:00'],
+    ['FREQ=MONTHLY;BYMONTHDAY=1;BYHOUR=8,20;BYSETPOS=1', 'Monthly on the 1st at 08:00'],
+    ['FREQ=MONTHLY;BYHOUR=8,20;BYSETPOS=-1', 'Monthly on the 15th at 20:00'],
+    ['FREQ=YEARLY;BYHOUR=8,20;BYSETPOS=1', 'Yearly on 15 December at 08:00'],
+    ['FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=1,-1', 'Monthly on the first and last weekday at 09:00'],
+  ])('says what the BYSETPOS of %j picks', (rrule, words) => {
+    expect(describeRrule(rrule, '2026-12-15')).toBe(words)
+  })
+
+  // picks that differ from one period to the next have no plain words: the caller shows the rule itself
+  it.each([
+    'FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=8,20;BYSETPOS=1,-1',
+    'FREQ=WEEKLY;BYMONTH=3;BYDAY=MO,WE,FR;BYSETPOS=1',
+    'FREQ=DAILY;BYHOUR=8,20;BYSETPOS=3',
+    'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8,20;BYSETPOS=-1',
+    'FREQ=YEARLY;BYMONTH=1,7;BYSETPOS=1',
+    'FREQ=YEARLY;BYMONTH=1,7;BYMONTHDAY=1,15;BYSETPOS=-1',
+  ])('has no words for the BYSETPOS of %j', (rrule) => {
+    expect(describeRrule(rrule, '2026-12-15')).toBeNull()
+  })
+
   it('says nothing of a rule whose start is not a date', () => {
     expect(describeRrule('FREQ=MONTHLY', '2026-02-30')).toBeNull()
     expect(describeRrule('FREQ=MONTHLY', 'soon')).toBeNull()
