@@ -289,3 +289,25 @@ describe('snoozes the log holds', () => {
     expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T02:05:00.000Z' }])
   })
 })
+
+describe('zones the log holds', () => {
+  it('records the zone of each reminder made or changed, and none for one that keeps no zone', () => {
+    const fold = emptyFold()
+    const calendar = { id: 'schedule-1', kind: 'calendar', prompt: 'chai', rrule: 'FREQ=DAILY;BYHOUR=20', timeZone: 'Asia/Kolkata', starts: '2026-07-15', catchUp: 'latest', scheduledAt: '2026-07-15T14:30:00.000Z' }
+    foldEvents(
+      fold,
+      log(
+        ev('schedule/change', { version: 1, operation: 'create', schedule: calendar }),
+        ev('schedule/change', { version: 1, operation: 'create', schedule: { id: 'schedule-2', kind: 'after', prompt: 'stretch', afterSeconds: 600, scheduledAt: '2026-07-15T01:40:00.000Z' } }),
+        ev('schedule/change', { version: 1, operation: 'create', schedule: { id: 'schedule-3', kind: 'at', prompt: 'call', scheduledAt: '2026-07-16T01:30:00.000Z', timeZone: 'Europe/Berlin' } }),
+        ev('schedule/change', { version: 1, operation: 'update', id: 'schedule-1', schedule: { ...calendar, timeZone: 'Asia/Tokyo' } }),
+        ev('schedule/change', { version: 1, operation: 'dispatch', id: 'schedule-3' }),
+      ),
+    )
+    expect([...fold.zones]).toEqual([
+      ['schedule-1', 'Asia/Tokyo'],
+      ['schedule-2', null],
+      ['schedule-3', 'Europe/Berlin'],
+    ])
+  })
+})

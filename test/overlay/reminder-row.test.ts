@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
-import { describeRule, reminderRow } from '../../src/overlay/lib/reminder-row.ts'
+import { describeRule, dueReminderZone, reminderRow } from '../../src/overlay/lib/reminder-row.ts'
+import { snoozedAgain, zonedTimes } from '../../src/overlay/lib/zoned-time.ts'
 import { isTitled, sessionName } from '../../src/overlay/lib/session-name.ts'
 
 const at: ScheduleView = {
@@ -171,6 +172,44 @@ describe('reminderRow', () => {
       countdown: 'unknown due time',
       times: { own: null, browser: null },
     })
+  })
+})
+
+describe('dueReminderZone', () => {
+  // a calendar reminder at 20:00 in Kolkata, in a Session (and a browser) in New York
+  const chai: ScheduleView = {
+    ...weekdays,
+    id: 'schedule-7',
+    prompt: 'chai',
+    rrule: 'FREQ=DAILY;BYHOUR=20;BYMINUTE=0',
+    timeZone: 'Asia/Kolkata',
+    scheduledAt: '2026-07-16T14:30:00.000Z',
+    scheduledAtLocal: '2026-07-16T20:00:00+05:30[Asia/Kolkata]',
+  }
+  const due = Date.parse('2026-07-15T14:30:00.000Z')
+  const now = due + 60_000
+
+  it('reads a due occurrence in its reminder’s own zone, as its panel row does, and in this browser’s', () => {
+    const zone = dueReminderZone('schedule-7', [weekdays, chai], undefined, 'America/New_York')
+    expect(zone).toBe('Asia/Kolkata')
+    expect(zone).toBe(reminderRow(chai, 'America/New_York', 'America/New_York', 'en-US', now).zone)
+    const times = zonedTimes(due, zone, 'America/New_York', 'en-US', now)
+    expect([times.own?.when, times.own?.place, times.browser?.when, times.browser?.place]).toEqual(['today 8:00 PM', 'Kolkata', 'today 10:30 AM', 'New York'])
+    expect(snoozedAgain(due + 600_000, zone, 'America/New_York', 'en-US', now)).toBe('again today 8:10 PM · Kolkata (today 10:40 AM · New York)')
+  })
+
+  it('takes the zone of a reminder no longer listed from its record in the log, else the Session’s', () => {
+    const logged = new Map([
+      ['schedule-3', 'Asia/Kolkata'],
+      ['schedule-4', null],
+    ])
+    expect(dueReminderZone('schedule-3', [weekdays], logged, 'America/New_York')).toBe('Asia/Kolkata')
+    expect(dueReminderZone('schedule-4', [weekdays], logged, 'America/New_York')).toBe('America/New_York')
+    expect(dueReminderZone('schedule-9', undefined, logged, 'America/New_York')).toBe('America/New_York')
+    // a listed reminder is read as it is now (its zone changed since the log's record)
+    expect(dueReminderZone('schedule-7', [chai], new Map([['schedule-7', 'Asia/Tokyo']]), 'America/New_York')).toBe('Asia/Kolkata')
+    // an after reminder keeps the Session's time
+    expect(dueReminderZone('schedule-1', [{ ...at, kind: 'after', afterSeconds: 600, timeZone: null }], undefined, 'America/New_York')).toBe('America/New_York')
   })
 })
 

@@ -310,7 +310,7 @@ export function Conversation({
 }: {
   log: SessionLog
   streaming: StreamingText[]
-  context: Omit<RowContext, 'lastTurn'>
+  context: Omit<RowContext, 'lastTurn' | 'loggedZones'>
 }) {
   const client = useQueryClient()
   const paneRef = useRef<HTMLDivElement>(null)
@@ -501,7 +501,7 @@ export function Conversation({
     })
   }, [])
 
-  const rowContext: RowContext = { ...context, lastTurn: log.fold.lastTurn }
+  const rowContext: RowContext = { ...context, lastTurn: log.fold.lastTurn, loggedZones: log.fold.zones }
   const unseen = away ? unseenMessages(items, seenSeq.current) : 0
   const empty = count === 0 && !hasOlder(log)
   return (

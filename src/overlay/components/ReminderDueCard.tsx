@@ -2,6 +2,7 @@ import { memo, useEffect, useId, useRef } from 'react'
 import { snoozeFailure } from '../data/http.ts'
 import { markDone, markSnoozed, noticeKey } from '../data/notices.ts'
 import { useSnooze } from '../data/queries.ts'
+import { useDueReminderZone } from '../hooks/use-reminder-zone.ts'
 import { instantMs } from '../lib/countdown.ts'
 import { snoozedAgain, zonedTimes } from '../lib/zoned-time.ts'
 import type { DueReminder, ReminderFollowUp } from '../lib/schedule-reminder.ts'
@@ -10,6 +11,8 @@ import type { DueReminder, ReminderFollowUp } from '../lib/schedule-reminder.ts'
 export type DueContext = {
   sessionId: string
   sessionZone: string | null
+  /** The zone of each reminder the loaded log made or changed (see `ConversationFold.zones`). */
+  loggedZones: ReadonlyMap<string, string | null>
   browserZone: string | null
   locale: string
   now: number
@@ -22,11 +25,13 @@ export type DueContext = {
 function DueReminderRow({ reminder, context }: { reminder: DueReminder; context: DueContext }) {
   const snooze = useSnooze()
   const at = instantMs(reminder.occurrenceAt)
-  const times = at === null ? null : zonedTimes(at, context.sessionZone, context.browserZone, context.locale, context.now)
+  // in the reminder's own zone, as its row in the panel (SPEC 9)
+  const zone = useDueReminderZone(context.sessionId, reminder.scheduleId, context.loggedZones, context.sessionZone)
+  const times = at === null ? null : zonedTimes(at, zone, context.browserZone, context.locale, context.now)
   const key = noticeKey(context.sessionId, reminder.scheduleId, reminder.occurrenceAt)
   const done = context.done.has(key)
   const until = context.snoozed[key]
-  const snoozedTo = until === undefined ? null : snoozedAgain(instantMs(until), context.sessionZone, context.browserZone, context.locale, context.now)
+  const snoozedTo = until === undefined ? null : snoozedAgain(instantMs(until), zone, context.browserZone, context.locale, context.now)
   const scheduleId = reminder.scheduleId
   // a Snooze or Done pressed here leaves focus on what the card now says, not on <body> as the buttons go away
   const actedHere = useRef(false)
@@ -114,7 +119,7 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
   )
 }
 
-/** A card for a Schedule follow-up: which reminder came due and when, in the Session zone and this browser's, with Snooze and Done. */
+/** A card for a Schedule follow-up: which reminder came due and when, in the reminder's zone and this browser's, with Snooze and Done. */
 export const ReminderDueCard = memo(function ReminderDueCard({ followUp, context }: { followUp: ReminderFollowUp; context: DueContext }) {
   return (
     <article className="reminder-due" data-testid="reminder-due" aria-label="Reminder due">

@@ -1,10 +1,14 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { snoozeFailure } from '../data/http.ts'
+import { queryKeys } from '../data/keys.ts'
 import { dismissAllToasts, dismissToast, markSnoozed, useToasts, type DueNotice } from '../data/notices.ts'
 import { useSession, useSnooze } from '../data/queries.ts'
 import { useMediaQuery } from '../hooks/use-media-query.ts'
 import { useNow } from '../hooks/use-now.ts'
+import { useDueReminderZone } from '../hooks/use-reminder-zone.ts'
 import { instantMs } from '../lib/countdown.ts'
+import type { SessionLog } from '../lib/session-log.ts'
 import { sessionName } from '../lib/session-name.ts'
 import { COMPOSER_ID, focusComposer, focusNextComposer } from '../lib/focus.ts'
 import { snoozedAgain, zonedTimes } from '../lib/zoned-time.ts'
@@ -33,7 +37,9 @@ function Toast({
   const session = useSession(notice.sessionId)
   const snooze = useSnooze()
   const now = useNow(60_000)
-  const zone = session.data?.timeZone ?? null
+  // in the reminder's own zone, as its row in the panel (SPEC 9); the log's records when this browser holds it
+  const logged = useQueryClient().getQueryData<SessionLog>(queryKeys.events(notice.sessionId))?.fold.zones
+  const zone = useDueReminderZone(notice.sessionId, notice.scheduleId, logged, session.data?.timeZone ?? null)
   const at = instantMs(notice.occurrenceAt)
   const times = at === null ? null : zonedTimes(at, zone, browserZone, locale, now)
   const name = session.data === undefined ? 'a session' : sessionName(session.data, locale, browserZone, now)

@@ -76,6 +76,8 @@ export type ConversationFold = {
   snoozes: readonly LogSnooze[]
   /** The newest occurrence come due of each reminder's words, not yet snoozed. */
   dueByPrompt: Map<string, { scheduleId: string; occurrenceAt: string }>
+  /** The zone of each reminder the log made or changed, from its record (null for one that keeps none). */
+  zones: Map<string, string | null>
 }
 
 /** One occurrence of a reminder snoozed in the log, the reminder that replaces it (`snoozeId`), and when that one is due (ISO). */
@@ -141,7 +143,16 @@ export function emptyFold(): ConversationFold {
     turnByReminder: false,
     snoozes: [],
     dueByPrompt: new Map(),
+    zones: new Map(),
   }
+}
+
+/** A `schedule/change` that makes or changes a reminder records the zone its record keeps time in. */
+function foldZone(fold: ConversationFold, data: Record<string, unknown>): void {
+  if ((data.operation !== 'create' && data.operation !== 'update') || typeof data.schedule !== 'object' || data.schedule === null) return
+  const schedule = data.schedule as Record<string, unknown>
+  if (typeof schedule.id !== 'string') return
+  fold.zones.set(schedule.id, typeof schedule.timeZone === 'string' ? schedule.timeZone : null)
 }
 
 /**
@@ -278,6 +289,7 @@ function foldOne(fold: ConversationFold, event: SessionEvent): void {
       break
     case 'schedule/change':
       foldSnooze(fold, event.data)
+      foldZone(fold, event.data)
       break
     case 'step/start':
     case 'step/end':

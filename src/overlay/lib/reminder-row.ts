@@ -67,6 +67,21 @@ export function reminderZone(view: ScheduleView, sessionZone: string | null): st
   return view.timeZone ?? sessionZone
 }
 
+/**
+ * The zone a due occurrence of reminder `scheduleId` is read in, as its panel row is: its own, from the reminders listed
+ * (`views`), else from its record in the log (`logged`: a one-off is no longer listed once delivered), else the Session's.
+ */
+export function dueReminderZone(
+  scheduleId: string,
+  views: readonly ScheduleView[] | undefined,
+  logged: ReadonlyMap<string, string | null> | undefined,
+  sessionZone: string | null,
+): string | null {
+  const view = views?.find((v) => v.id === scheduleId)
+  if (view !== undefined) return reminderZone(view, sessionZone)
+  return logged?.get(scheduleId) ?? sessionZone
+}
+
 /** The delivery history in words: `Not delivered yet`, `Delivered 3 times, last yesterday 08:30 · 2 missed`. */
 export function describeHistory(view: ScheduleView, zone: string | null, locale: string, nowMs: number): string {
   const missed = view.missed > 0 ? ` · ${view.missed} missed` : ''

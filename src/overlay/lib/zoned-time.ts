@@ -27,12 +27,12 @@ export function zonedTimes(instantMs: number, ownZone: string | null, browserZon
 }
 
 /**
- * When a snoozed occurrence comes back, as its due card says it: `again today 7:04 PM` on the Session zone's clock, with
- * both places named when this browser's zone differs (`again today 7:04 PM · Berlin (today 1:04 PM · New York)`), as
- * the card's own time is.
+ * When a snoozed occurrence comes back, as its due card says it: `again today 7:04 PM` on the clock of the card's zone
+ * (the reminder's own), with both places named when this browser's zone differs (`again today 7:04 PM · Berlin (today
+ * 1:04 PM · New York)`), as the card's own time is.
  */
-export function snoozedAgain(untilMs: number | null, sessionZone: string | null, browserZone: string | null, locale: string, nowMs: number): string {
-  const times = untilMs === null ? null : zonedTimes(untilMs, sessionZone, browserZone, locale, nowMs)
+export function snoozedAgain(untilMs: number | null, ownZone: string | null, browserZone: string | null, locale: string, nowMs: number): string {
+  const times = untilMs === null ? null : zonedTimes(untilMs, ownZone, browserZone, locale, nowMs)
   if (times === null || times.own === null) return 'again later'
   if (times.browser === null) return `again ${times.own.when}`
   return `again ${times.own.when} · ${times.own.place} (${times.browser.when} · ${times.browser.place})`
