@@ -56,11 +56,16 @@ describe('formatWhen', () => {
     expect(dayOffset(Date.parse('2026-12-01T11:00:00Z'), Date.parse('2026-12-01T10:00:00Z'), 'UTC')).toBe(0)
   })
 
-  it('names the weekday up to six days either way and a date from the seventh', () => {
+  it('names the weekday up to six days ahead, and a date from the seventh and for a day before yesterday', () => {
     const zone = 'Asia/Kathmandu'
     const now = at('2026-12-01T10:00:00', zone)
     expect(formatWhen(at('2026-12-03T10:00:00', zone), zone, 'en-GB', now)).toBe('Thursday 10:00')
-    expect(formatWhen(at('2026-11-25T10:00:00', zone), zone, 'en-GB', now)).toBe('Wednesday 10:00')
+    expect(formatWhen(at('2026-12-07T10:00:00', zone), zone, 'en-US', now)).toBe('Monday 10:00 AM')
+    // on the code before, last Wednesday read "Wednesday 10:00", as if it were the coming one
+    expect(formatWhen(at('2026-11-25T10:00:00', zone), zone, 'en-GB', now)).toBe('Wed 25 Nov, 10:00')
+    expect(formatWhen(at('2026-11-29T10:00:00', zone), zone, 'en-US', now)).toBe('Sun, Nov 29, 10:00 AM')
+    expect(formatWhen(at('2026-11-29T10:00:00', zone), zone, 'de-DE', now)).toBe('So., 29. Nov., 10:00')
+    expect(formatWhen(at('2026-11-30T10:00:00', zone), zone, 'en-US', now)).toBe('yesterday 10:00 AM')
     expect(formatWhen(at('2026-11-24T10:00:00', zone), zone, 'en-GB', now)).toBe('Tue 24 Nov, 10:00')
     expect(formatWhen(at('2026-12-08T10:00:00', zone), zone, 'en-GB', now)).toBe('Tue 8 Dec, 10:00')
   })

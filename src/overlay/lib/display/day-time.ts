@@ -52,17 +52,20 @@ function repeatedWallTime(instantMs: number, zone: string): boolean {
   }
 }
 
-/** The day of an instant in words within a week of now (`today`, `tomorrow`, `Monday`), else a short date; null for a date beyond a week. */
+/**
+ * The day of an instant in words: `yesterday`, `today`, `tomorrow`, or a weekday in the coming week (`Monday`); null for
+ * another day, which is said by its date (a weekday alone reads as the next one: last Wednesday is not `Wednesday`).
+ */
 export function dayWord(instantMs: number, nowMs: number, zone: string, locale: string): string | null {
   const days = dayOffset(instantMs, nowMs, zone)
   if (days >= -1 && days <= 1) return relativeFormat(locale).format(days, 'day')
-  if (days >= -6 && days <= 6) return dateTimeFormat(locale, zone, 'weekday', { weekday: 'long' }).format(instantMs)
+  if (days >= 2 && days <= 6) return dateTimeFormat(locale, zone, 'weekday', { weekday: 'long' }).format(instantMs)
   return null
 }
 
 /**
- * When something happens, as a person reads it in a zone: `today 18:30`, `tomorrow 9:30 AM`, `Monday 08:00`
- * within a week, else `Wed, Dec 2, 6:30 PM` this year and `Dec 2, 2027, 6:30 PM` in another.
+ * When something happens, as a person reads it in a zone: `yesterday 22:10`, `today 18:30`, `tomorrow 9:30 AM`,
+ * `Monday 08:00` in the coming week, else `Wed, Dec 2, 6:30 PM` this year and `Dec 2, 2027, 6:30 PM` in another.
  */
 export function formatWhen(instantMs: number, zone: string, locale: string, nowMs: number): string {
   const word = dayWord(instantMs, nowMs, zone, locale)
