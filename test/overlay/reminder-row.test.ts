@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
-import { describeRule, dueReminderZone, reminderRow } from '../../src/overlay/lib/reminder-row.ts'
+import { describeHistory, describeRule, dueReminderZone, reminderRow } from '../../src/overlay/lib/reminder-row.ts'
 import { snoozedAgain, zonedTimes } from '../../src/overlay/lib/zoned-time.ts'
 import { isTitled, sessionName } from '../../src/overlay/lib/session-name.ts'
 
@@ -118,7 +118,7 @@ describe('reminderRow', () => {
         { at: '2026-07-15T12:30:00.000Z', own: 'today 08:30', browser: 'today 14:30' },
         { at: '2026-07-16T12:30:00.000Z', own: 'tomorrow 08:30', browser: 'tomorrow 14:30' },
       ],
-      history: 'Delivered 3 times, last yesterday 08:30 · 2 missed',
+      history: 'Delivered 3 times (last: yesterday 08:30 · New York) · 2 missed',
       countdown: 'in 30:00',
     })
   })
@@ -172,6 +172,19 @@ describe('reminderRow', () => {
       countdown: 'unknown due time',
       times: { own: null, browser: null },
     })
+  })
+})
+
+describe('describeHistory', () => {
+  const now = Date.parse('2026-07-15T12:00:00.000Z')
+
+  it('gives the last delivery’s time, in the locale’s words, a place of its own and its zone’s place', () => {
+    // on the code before, "Delivered 3 times, last gestern 08:30": an English word before German ones, and no place
+    expect(describeHistory(weekdays, 'America/New_York', 'de-DE', now)).toBe('Delivered 3 times (last: gestern 08:30 · New York) · 2 missed')
+    expect(describeHistory(weekdays, 'America/New_York', 'en-US', now)).toBe('Delivered 3 times (last: yesterday 8:30 AM · New York) · 2 missed')
+    expect(describeHistory({ ...weekdays, deliveries: 1, missed: 0 }, 'America/New_York', 'fr-FR', now)).toBe('Delivered once (hier 08:30 · New York)')
+    expect(describeHistory({ ...weekdays, deliveries: 0, lastDeliveredAt: null, missed: 1 }, 'America/New_York', 'en-US', now)).toBe('Not delivered yet · 1 missed')
+    expect(describeHistory({ ...weekdays, lastDeliveredAt: null }, 'America/New_York', 'en-US', now)).toBe('Delivered 3 times · 2 missed')
   })
 })
 

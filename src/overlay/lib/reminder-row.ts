@@ -82,14 +82,18 @@ export function dueReminderZone(
   return logged?.get(scheduleId) ?? sessionZone
 }
 
-/** The delivery history in words: `Not delivered yet`, `Delivered 3 times, last yesterday 08:30 · 2 missed`. */
+/**
+ * The delivery history in words: `Not delivered yet`, `Delivered once (yesterday 08:30 · Berlin)`, `Delivered 3 times
+ * (last: yesterday 08:30 · Berlin) · 2 missed`; the time in the locale's words and the place of its zone, as the row's
+ * other times are (`(last: gestern 08:30 · Berlin)` in de-DE).
+ */
 export function describeHistory(view: ScheduleView, zone: string | null, locale: string, nowMs: number): string {
   const missed = view.missed > 0 ? ` · ${view.missed} missed` : ''
   if (view.deliveries === 0) return `Not delivered yet${missed}`
   const last = view.lastDeliveredAt === null ? null : instantMs(view.lastDeliveredAt)
-  const lastText = last === null ? null : formatWhen(last, zone ?? 'UTC', locale, nowMs)
-  const times = view.deliveries === 1 ? 'once' : `${view.deliveries} times`
-  return `Delivered ${times}${lastText === null ? '' : `, last ${lastText}`}${missed}`
+  const at = last === null ? null : `${formatWhen(last, zone ?? 'UTC', locale, nowMs)} · ${zonePlace(zone ?? 'UTC')}`
+  if (view.deliveries === 1) return `Delivered once${at === null ? '' : ` (${at})`}${missed}`
+  return `Delivered ${view.deliveries} times${at === null ? '' : ` (last: ${at})`}${missed}`
 }
 
 /** The one time of day of a calendar reminder's rule (hour and minute), or null for another kind or a rule with several. */
