@@ -255,7 +255,9 @@ function yearlyDate(rule: CalendarRule, forms: RuleForms): string | null {
 export function describeCalendarRule(given: CalendarRule, start: RuleStart, forms: RuleForms = PLAIN_RULE_FORMS): string | null {
   const said = settled(withStartDays(given, start))
   if (said === null) return null
-  const { rule } = said
+  // every day that is the 1st is the 1st of every month; every other day that is the 1st has no plain words
+  if (said.rule.freq === 'DAILY' && said.rule.byMonthDay !== null && said.rule.interval !== 1) return null
+  const rule: CalendarRule = said.rule.freq === 'DAILY' && said.rule.byMonthDay !== null ? { ...said.rule, freq: 'MONTHLY' } : said.rule
   const date = yearlyDate(rule, forms)
   let text = date === null ? dayClause(rule) : `${every(rule.interval, 'year', 'yearly')} on ${date}`
   if (rule.byMonth !== null && date === null) text += ` in ${joinWords(rule.byMonth.map((m) => MONTH_NAMES[m - 1]))}`

@@ -150,6 +150,19 @@ describe('describeRrule', () => {
     expect(describeRrule(rrule, '2026-12-15')).toBeNull()
   })
 
+  // on the code before, "Every day at 09:00": the days BYMONTHDAY keeps were left out
+  it.each([
+    ['FREQ=DAILY;BYMONTHDAY=1', 'Monthly on the 1st at 09:00'],
+    ['FREQ=DAILY;BYMONTHDAY=1,15;BYDAY=MO', 'Monthly on the 1st and the 15th that is a Monday at 09:00'],
+    ['FREQ=DAILY;BYMONTHDAY=-1;BYMONTH=2;BYHOUR=8,20;BYSETPOS=-1', 'Monthly on the last day in February at 20:00'],
+  ])('says the days BYMONTHDAY keeps of a daily rule %j', (rrule, words) => {
+    expect(describeRrule(rrule, '2026-12-15')).toBe(words)
+  })
+
+  it('has no words for every few days that fall on a day of the month', () => {
+    expect(describeRrule('FREQ=DAILY;INTERVAL=2;BYMONTHDAY=1', '2026-12-15')).toBeNull()
+  })
+
   it('says nothing of a rule whose start is not a date', () => {
     expect(describeRrule('FREQ=MONTHLY', '2026-02-30')).toBeNull()
     expect(describeRrule('FREQ=MONTHLY', 'soon')).toBeNull()
