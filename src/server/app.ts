@@ -12,7 +12,7 @@ import {
 } from '../protocol/index.ts'
 import { randomId, type Host } from '../host/index.ts'
 import { ApiError, errorResponse, scheduleApiError, toApiError } from './api-error.ts'
-import { bodyText, boundedBody, jsonBodiesOnly, requireJsonBody } from './json-body.ts'
+import { bodyText, boundedBody, jsonBodiesOnly, jsonDepth, MAX_JSON_DEPTH, requireJsonBody } from './json-body.ts'
 import { serveSse } from './sse.ts'
 import { pumpNotices, pumpSession, watchNotices } from './streams.ts'
 import { summarize } from './summary.ts'
@@ -76,6 +76,8 @@ function seqParam(c: Context, name: string, min: number): number | undefined {
 async function readJson(c: Context): Promise<unknown> {
   requireJsonBody(c)
   const text = await bodyText(c)
+  // a value nested thousands deep would overflow the stack of every reader after the parser (and of the error's own echo)
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new ApiError('bad-request', `request body nests arrays or objects more than ${MAX_JSON_DEPTH} deep`)
   try {
     return JSON.parse(text) as unknown
   } catch {

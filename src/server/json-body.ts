@@ -108,3 +108,25 @@ export async function bodyText(c: Context): Promise<string> {
   const body = bodies.get(c.req.raw)
   return body === undefined ? c.req.text() : decoder.decode(body)
 }
+
+/** Arrays and objects a request body may nest: every body the API takes is a flat object; deeper ones are refused before they are parsed. */
+export const MAX_JSON_DEPTH = 32
+
+/** How deep a JSON text nests arrays and objects (brackets inside strings are not counted); stops counting past `limit`. */
+export function jsonDepth(text: string, limit: number): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (inString) {
+      if (code === 0x5c) i++
+      else if (code === 0x22) inString = false
+    } else if (code === 0x22) inString = true
+    else if (code === 0x5b || code === 0x7b) {
+      depth++
+      if (depth > deepest && (deepest = depth) > limit) return deepest
+    } else if (code === 0x5d || code === 0x7d) depth--
+  }
+  return deepest
+}

@@ -194,6 +194,9 @@ describe('POST /api/sessions', () => {
     ['a non-string sessionId', { timeZone: 'UTC', sessionId: 7 }, 'sessionId: Invalid input: expected string, received number'],
     ['a sessionId outside [A-Za-z0-9_-]{1,64}', { timeZone: 'UTC', sessionId: 'a.b' }, 'sessionId: Invalid string: must match pattern /^[A-Za-z0-9_-]{1,64}$/'],
     ['an unknown key', { timeZone: 'UTC', title: 'x' }, 'body: Unrecognized key: "title"'],
+    // on the code before, 500 "Maximum call stack size exceeded": the zone's error echoed the value it could not serialise
+    ['a timeZone nested 5,000 deep', `{"timeZone":${'['.repeat(5000)}${']'.repeat(5000)}}`, 'request body nests arrays or objects more than 32 deep'],
+    ['a body nested 33 deep', `{"timeZone":${'{"a":'.repeat(32)}1${'}'.repeat(32)}}`, 'request body nests arrays or objects more than 32 deep'],
   ])('rejects %s with bad-request', async (_label, body, message) => {
     const dir = await tempDir()
     const { app, host } = await makeApp(dir)
@@ -476,6 +479,22 @@ describe('POST /api/sessions/:id/messages', () => {
     })
     expect(await readFile(join(dir, 'sessions/s.jsonl'), 'utf8')).toBe(before)
     expect((await host.openSession('s')).length).toBe(0)
+    await host.close()
+  })
+
+  it('refuses a clientTimeZone nested 5,000 deep with bad-request and writes nothing; brackets inside a message are its text', async () => {
+    const dir = await tempDir()
+    const { app, host } = await makeApp(dir)
+    await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })
+    const before = await readFile(join(dir, 'sessions/s.jsonl'), 'utf8')
+    const deep = `{"text":"hi","clientTimeZone":${'['.repeat(5000)}${']'.repeat(5000)}}`
+    expect(await call(app, 'POST', '/api/sessions/s/messages', deep)).toEqual({
+      status: 400,
+      body: apiError('bad-request', 'request body nests arrays or objects more than 32 deep'),
+    })
+    expect(await readFile(join(dir, 'sessions/s.jsonl'), 'utf8')).toBe(before)
+    const text = `"[{${'['.repeat(5000)} \\\\ \\""`
+    expect((await call(app, 'POST', '/api/sessions/s/messages', `{"text":${text},"clientTimeZone":"UTC"}`)).status).toBe(202)
     await host.close()
   })
 
