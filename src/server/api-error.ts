@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { errorMessage, type ApiErrorCode } from '../protocol/index.ts'
+import type { ApiErrorCode } from '../protocol/index.ts'
 import { HostError, isStoreError, ReplicaError } from '../host/index.ts'
 import { isScheduleError, type ScheduleError } from '../schedule/index.ts'
 
@@ -107,5 +107,6 @@ export function toApiError(error: unknown): ApiError {
   if ((error as NodeJS.ErrnoException | null)?.code === 'ECONNRESET') {
     return new ApiError('bad-request', 'the request body was cut off before it ended')
   }
-  return new ApiError('internal', errorMessage(error))
+  // a bug: its message and stack go to the server's log, never to the client (they can name files and internals)
+  return new ApiError('internal', 'the server failed to answer this request; its log says why')
 }
