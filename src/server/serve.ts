@@ -105,6 +105,7 @@ function createApiServer(
         : errorAnswer(rawAnswer(500, 'internal', 'internal error')),
   })
   const { headersMs, bodyMs } = options.timeouts
+  const answeredEarly = new WeakSet<Duplex>()
   const server = createServer(
     {
       requireHostHeader: false,
@@ -113,6 +114,11 @@ function createApiServer(
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(Math.min(headersMs, bodyMs) / 10))),
     },
     (incoming, outgoing) => {
+      // answered before its body came: what the parser then refuses of that body (a timeout) gets no second answer
+      outgoing.once('finish', () => {
+        if (!incoming.complete) answeredEarly.add(incoming.socket)
+      })
+      incoming.once('end', () => answeredEarly.delete(incoming.socket))
       const refusal = targetRefusal(incoming, options.policy)
       if (refusal !== null) writeAnswer(outgoing, refusal)
       else void listener(incoming, outgoing)
@@ -120,7 +126,7 @@ function createApiServer(
   )
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
-    if (socket.writable && (!inFlight || !inFlight.headersSent)) {
+    if (socket.writable && !answeredEarly.has(socket) && (!inFlight || !inFlight.headersSent)) {
       const { status, headers, body } = parserRefusal(error)
       const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
       socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head.join('')}\r\n${body}`)

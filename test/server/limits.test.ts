@@ -85,6 +85,16 @@ describe('request timeouts (SPEC 12.2)', () => {
     expect(Math.max(...results.map((r) => r.closedAfterMs))).toBeLessThan(timeouts.bodyMs)
   }, 30_000)
 
+  it('answers a request once: one answered before its body came is not answered again with 408 when the body times out', async () => {
+    const { server } = await start({ timeouts: { headersMs: 300, bodyMs: 600 } })
+    const { socket, closed } = await openSocket(server.port, `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Length: 100\r\n\r\nx`)
+    let received = ''
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')))
+    await closed
+    // on the code before, a second answer nobody asked for: "HTTP/1.1 408 Request Timeout" after the 200
+    expect(received.match(/HTTP\/1\.1 \d{3}[^\r]*/g)).toEqual(['HTTP/1.1 200 OK'])
+  })
+
   it('leaves an event stream open past both timeouts: a stream is a complete request being answered', async () => {
     const timeouts = { headersMs: 300, bodyMs: 600 }
     const { server, session } = await start({ timeouts })
