@@ -175,6 +175,21 @@ function withStartDays(rule: CalendarRule, start: RuleStart): CalendarRule {
   }
 }
 
+/**
+ * A yearly rule that names days but no month as the rule it is (RFC 5545: a BYMONTHDAY in every month of the year, a
+ * plain weekday every week): `FREQ=YEARLY;BYMONTHDAY=1` is monthly on the 1st, `FREQ=YEARLY;BYDAY=MO` every Monday;
+ * null when it has no plain words (every few years, or a BYSETPOS over the whole year's days).
+ */
+function asYearWide(rule: CalendarRule): CalendarRule | null {
+  const { freq, byMonth, byMonthDay, byDay, bySetPos, interval } = rule
+  if (freq !== 'YEARLY' || byMonth !== null) return rule
+  const plainDays = byDay !== null && byDay.every((d) => d.ordinal === null)
+  // the nth weekdays of the year (`BYDAY=1MO`) are yearly, and so is a rule with no days (it took the start's)
+  if (byMonthDay === null && !plainDays) return rule
+  if (interval !== 1 || bySetPos !== null || (byDay !== null && !plainDays)) return null
+  return { ...rule, freq: byMonthDay !== null ? 'MONTHLY' : 'WEEKLY' }
+}
+
 type TimeOfDay = { hour: number; minute: number }
 
 function timesOfDay(rule: CalendarRule): TimeOfDay[] {
@@ -253,7 +268,8 @@ function yearlyDate(rule: CalendarRule, forms: RuleForms): string | null {
  * end written in `forms` (`Weekdays at 8:30 AM` in an en-US overlay). Null for a rule that has no plain words.
  */
 export function describeCalendarRule(given: CalendarRule, start: RuleStart, forms: RuleForms = PLAIN_RULE_FORMS): string | null {
-  const said = settled(withStartDays(given, start))
+  const yearWide = asYearWide(withStartDays(given, start))
+  const said = yearWide === null ? null : settled(yearWide)
   if (said === null) return null
   // every day that is the 1st is the 1st of every month; every other day that is the 1st has no plain words
   if (said.rule.freq === 'DAILY' && said.rule.byMonthDay !== null && said.rule.interval !== 1) return null

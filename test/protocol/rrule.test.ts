@@ -159,6 +159,26 @@ describe('describeRrule', () => {
     expect(describeRrule(rrule, '2026-12-15')).toBe(words)
   })
 
+  // RFC 5545: a yearly rule's days with no month fall in every month (or week); on the code before, "Yearly on the 1st"
+  it.each([
+    ['FREQ=YEARLY;BYMONTHDAY=1', 'Monthly on the 1st at 09:00'],
+    ['FREQ=YEARLY;BYMONTHDAY=1,-1;COUNT=3', 'Monthly on the 1st and the last day at 09:00, 3 times'],
+    ['FREQ=YEARLY;BYMONTHDAY=13;BYDAY=FR', 'Monthly on the 13th that is a Friday at 09:00'],
+    ['FREQ=YEARLY;BYDAY=MO', 'Every Monday at 09:00'],
+    ['FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30', 'Weekdays at 08:30'],
+    ['FREQ=YEARLY;BYDAY=1MO', 'Yearly on the first Monday at 09:00'],
+    ['FREQ=YEARLY;BYDAY=-1FR;BYHOUR=17', 'Yearly on the last Friday at 17:00'],
+  ])('says a yearly rule with days and no month as what it is, %j', (rrule, words) => {
+    expect(describeRrule(rrule, '2026-12-15')).toBe(words)
+  })
+
+  it.each(['FREQ=YEARLY;INTERVAL=2;BYMONTHDAY=1', 'FREQ=YEARLY;INTERVAL=3;BYDAY=MO', 'FREQ=YEARLY;BYMONTHDAY=1,15;BYSETPOS=1', 'FREQ=YEARLY;BYMONTHDAY=1;BYDAY=1MO'])(
+    'has no words for the yearly rule %j, whose days of every month or week no plain words say',
+    (rrule) => {
+      expect(describeRrule(rrule, '2026-12-15')).toBeNull()
+    },
+  )
+
   it('has no words for every few days that fall on a day of the month', () => {
     expect(describeRrule('FREQ=DAILY;INTERVAL=2;BYMONTHDAY=1', '2026-12-15')).toBeNull()
   })
