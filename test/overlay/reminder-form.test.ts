@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ScheduleView } from '../../src/protocol/wire.ts'
-import { draftFields, draftOf, draftProblem, editFields, keptInstant, localInstant, newDraft, restoreFields, ruleNote, saveFailure, spanNote, whenNote, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
+import { draftFields, draftOf, draftProblem, editFields, keptInstant, localInstant, newDraft, newReminderFields, restoreFields, ruleNote, saveFailure, spanNote, whenNote, whenProblem } from '../../src/overlay/lib/reminder-form.ts'
 import { toolOutcome } from '../../src/overlay/lib/tool-outcome.ts'
 
 const view: ScheduleView = {
@@ -98,6 +98,17 @@ describe('reminder form', () => {
     expect(editFields({ ...same, prompt: 'stand up' }, weekdays)).toEqual({ prompt: 'stand up', time_zone: 'Europe/Berlin' })
     expect(editFields({ ...same, days: ['MO', 'WE'] }, weekdays)).toEqual({ prompt: 'feed the cat', rrule: 'FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=8;BYMINUTE=30', time_zone: 'Europe/Berlin' })
     expect(editFields({ ...same, kind: 'after', amount: '5' }, weekdays)).toEqual({ prompt: 'feed the cat', after_seconds: 300 })
+  })
+
+  it('makes a new reminder of a rule kept as it was set with its start, whose day the rule takes', () => {
+    const monthly: ScheduleView = { ...view, kind: 'calendar', rrule: 'FREQ=MONTHLY;BYHOUR=9;BYMINUTE=0', timeZone: 'Europe/Berlin', starts: '2026-11-30', catchUp: 'latest' }
+    const draft = draftOf(monthly, 'Europe/Berlin')
+    // on the code before, no start: the new reminder came on today's day of the month, not the 30th its words said
+    expect(newReminderFields({ ...draft, prompt: ' pay rent ' })).toEqual({ prompt: 'pay rent', rrule: 'FREQ=MONTHLY;BYHOUR=9;BYMINUTE=0', time_zone: 'Europe/Berlin', starts: '2026-11-30' })
+    expect(newReminderFields({ ...draft, zone: 'Asia/Tokyo' })).toEqual({ prompt: 'feed the cat', rrule: 'FREQ=MONTHLY;BYHOUR=9;BYMINUTE=0', time_zone: 'Asia/Tokyo', starts: '2026-11-30' })
+    // anything the form has fields for is sent as its fields
+    const daily = draftOf({ ...monthly, rrule: 'FREQ=DAILY;BYHOUR=7;BYMINUTE=5' }, 'Europe/Berlin')
+    expect(newReminderFields(daily)).toEqual({ prompt: 'feed the cat', rrule: 'FREQ=DAILY;BYHOUR=7;BYMINUTE=5', time_zone: 'Europe/Berlin' })
   })
 
   it('says what is missing before anything is sent', () => {

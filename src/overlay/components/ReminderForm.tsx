@@ -3,7 +3,7 @@ import { answerLost, ApiError, errorMessage, newIdempotencyKey } from '../data/h
 import { useCreateSchedule, useUpdateSchedule } from '../data/queries.ts'
 import { askNotificationPermissionOnce } from '../lib/notifications.ts'
 import { trustedNow } from '../lib/trusted-clock.ts'
-import { draftFields, draftProblem, draftOf, editFields, keptInstant, newDraft, ruleNote, saveFailure, spanNote, whenNote, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
+import { draftProblem, draftOf, editFields, keptInstant, newDraft, newReminderFields, ruleNote, saveFailure, spanNote, whenNote, whenProblem, type FormKind, type ReminderDraft, type SpanUnit } from '../lib/reminder-form.ts'
 import { useLocale } from '../hooks/use-locale.ts'
 import { DAY_NAMES, describeRrule, WEEKDAYS, type ScheduleView, type Weekday } from '../../protocol/index.ts'
 import { ruleForms } from '../lib/display/index.ts'
@@ -88,7 +88,7 @@ export function ReminderForm({
     event.preventDefault()
     setShown(true)
     if (problem !== null || pending || offline) return
-    const fields = editing === null ? newFields(draft) : editFields(draft, editing.view)
+    const fields = editing === null ? newReminderFields(draft) : editFields(draft, editing.view)
     const sent = JSON.stringify(fields)
     const key = held.current !== null && held.current.sent === sent ? held.current.key : newIdempotencyKey()
     held.current = { sent, key }
@@ -235,10 +235,4 @@ export function ReminderForm({
       </div>
     </form>
   )
-}
-
-/** The route body that makes the draft a new reminder; a calendar rule the form has no fields for is sent whole. */
-function newFields(draft: ReminderDraft) {
-  if (draft.kind === 'rule' && draft.rule !== null) return { prompt: draft.prompt.trim(), rrule: draft.rule.rrule, time_zone: draft.zone }
-  return draftFields(draft)
 }

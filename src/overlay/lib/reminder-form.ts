@@ -278,6 +278,15 @@ export function saveFailure(code: string, message: string, draft: ReminderDraft,
   return `${sentence(formatWhen(instant, draft.zone, locale, nowMs))} has already passed in ${zonePlace(draft.zone)} by the server's clock (this device's clock may be behind). Pick a later time.`
 }
 
+/**
+ * The route body that makes a new reminder of a draft: a rule kept as it was set (the form has no fields for it, e.g.
+ * what was typed into a reminder deleted meanwhile) goes with its start, whose day the rule's words name.
+ */
+export function newReminderFields(draft: ReminderDraft): ReminderFields {
+  if (draft.kind === 'rule' && draft.rule !== null) return { prompt: draft.prompt.trim(), rrule: draft.rule.rrule, time_zone: draft.zone, starts: draft.rule.starts }
+  return draftFields(draft)
+}
+
 /** The route body of a draft (SPEC 7.9: a local time always carries the zone picked on screen). */
 export function draftFields(draft: ReminderDraft): ReminderFields {
   const prompt = draft.prompt.trim()
