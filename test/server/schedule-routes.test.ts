@@ -192,6 +192,30 @@ describe('POST /api/sessions/:id/schedules/:scheduleId/snooze', () => {
     await host.close()
   })
 
+  it('answers a Snooze sent again under its key with the snooze as it is now, moved since by another', async () => {
+    const { app, host, clock, timers } = await setup()
+    await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 60 })
+    clock.advance(60_000)
+    timers.fireAll()
+    const session = await host.openSession('berlin')
+    for (let i = 0; i < 100 && !session.events().some((e) => e.type === 'schedule/change' && e.data.operation === 'dispatch'); i++) await new Promise((r) => setTimeout(r, 5))
+    const snooze = async (seconds: number, key?: string) => {
+      const answer = await call(app, 'POST', '/api/sessions/berlin/schedules/schedule-1/snooze', { seconds }, key === undefined ? {} : { 'idempotency-key': key })
+      const { id, afterSeconds, scheduledAt } = (answer.body as { schedule: { id: string; afterSeconds: number; scheduledAt: string } }).schedule
+      return [answer.status, id, afterSeconds, scheduledAt]
+    }
+    const key = 'snooze:schedule-1:2026-07-15T06:01:00.000Z:600'
+    expect(await snooze(600, key)).toEqual([201, 'schedule-2', 600, '2026-07-15T06:11:00.000Z'])
+    clock.advance(60_000)
+    // moved to 30 minutes (as "snooze 30 min" in words does), then the first browser's request comes from a third
+    expect(await snooze(1800)).toEqual([201, 'schedule-2', 1800, '2026-07-15T06:32:00.000Z'])
+    // on the code before, the first answer again: 10 minutes, though the reminder comes back in 30
+    expect(await snooze(600, key)).toEqual([201, 'schedule-2', 1800, '2026-07-15T06:32:00.000Z'])
+    const operations = session.events().flatMap((e) => (e.type === 'schedule/change' ? [e.data.operation] : []))
+    expect(operations).toEqual(['create', 'dispatch', 'create', 'update'])
+    await host.close()
+  })
+
   it.each([[59], [86_401], ['600'], [60.5]])('answers 400 for seconds %j', async (seconds) => {
     const { app, host } = await setup()
     await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 60 })
