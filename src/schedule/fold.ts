@@ -205,7 +205,13 @@ export function viewZone(record: ScheduleRecord, sessionZone: string | null): st
   }
 }
 
-function upcomingOf(entry: ActiveSchedule): number[] {
+/**
+ * A calendar reminder's upcoming occurrences from each target, kept with its record: they are a function of the record
+ * and the target alone, a rule's expansion can take a good part of a second, and every list of the reminders asks.
+ */
+const upcomingCalendar = new WeakMap<ScheduleRecord, { target: number; instants: readonly number[] }>()
+
+function upcomingOf(entry: ActiveSchedule): readonly number[] {
   const { record, target } = entry
   switch (record.kind) {
     case 'after':
@@ -213,8 +219,13 @@ function upcomingOf(entry: ActiveSchedule): number[] {
       return [target]
     case 'every':
       return upcomingGrid(target, record.everySeconds * 1000, UPCOMING)
-    case 'calendar':
-      return [target, ...occurrencesAfter(calendarSpecOf(record), target, UPCOMING - 1).map((o) => o.instant)]
+    case 'calendar': {
+      const kept = upcomingCalendar.get(record)
+      if (kept?.target === target) return kept.instants
+      const instants = [target, ...occurrencesAfter(calendarSpecOf(record), target, UPCOMING - 1).map((o) => o.instant)]
+      upcomingCalendar.set(record, { target, instants })
+      return instants
+    }
     default: {
       const unreachable: never = record
       return unreachable
