@@ -36,13 +36,16 @@ type Refusal = { nextDueAt: number; retryAt: number; waitMs: number }
  * Wakes sessions that are not open when their next reminder is due (SPEC 12.1): one timer for the
  * earliest entry of the store's due index, re-read every 30 s at most (or `pollMs`) so clock jumps and
  * entries another replica made are noticed. A wake that was refused is tried again after 1 s, then
- * after twice as long each time (at most 5 min, or `pollMs`), until it succeeds or the entry moves.
+ * after twice as long each time (at most 5 min, or `pollMs`), until it succeeds or the entry moves. A look that
+ * fails (the index cannot be read) is tried again after 1 s, doubling up to the longest wait.
  */
 export class DueWatcher {
   private timer: unknown = null
   private running: Promise<void> | null = null
   private again = false
   private stopped = false
+  /** Looks that failed in a row (the store's due index could not be read): the next is tried after a backoff. */
+  private failures = 0
   private readonly refused = new Map<string, Refusal>()
 
   constructor(private readonly deps: DueWatcherDeps) {}
@@ -55,7 +58,12 @@ export class DueWatcher {
       return
     }
     this.running = this.look()
-      .catch(() => undefined)
+      .then(
+        () => {
+          this.failures = 0
+        },
+        () => this.lookLater(),
+      )
       .finally(() => {
         this.running = null
         if (this.again) {
@@ -63,6 +71,22 @@ export class DueWatcher {
           this.refresh()
         }
       })
+  }
+
+  /**
+   * A look failed (the store down, a wake that threw): the next is armed all the same, after 1 s and twice as long
+   * each time up to the longest wait, so reminders of sessions not open here are delivered once the store is back.
+   */
+  private lookLater(): void {
+    if (this.stopped) return
+    if (this.timer !== null) this.deps.timers.clear(this.timer)
+    const longest = Math.min(MAX_DUE_WAIT_MS, this.deps.pollMs ?? MAX_DUE_WAIT_MS)
+    const wait = Math.min(longest, FIRST_RETRY_MS * 2 ** Math.min(this.failures, 16))
+    this.failures++
+    this.timer = this.deps.timers.set(() => {
+      this.timer = null
+      this.refresh()
+    }, wait)
   }
 
   /** Stops watching. */

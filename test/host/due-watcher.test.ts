@@ -12,10 +12,17 @@ function watcher(pollMs?: number) {
   const open = new Set<string>()
   const refusing = new Set<string>()
   const wakes: Array<[string, number]> = []
+  const failing = { reads: 0 }
   const due = new DueWatcher({
     clock,
     timers,
-    due: async (limit) => [...index].sort((a, b) => a.nextDueAt - b.nextDueAt).slice(0, limit),
+    due: async (limit) => {
+      if (failing.reads > 0) {
+        failing.reads--
+        throw new Error('storage for the due index is unavailable')
+      }
+      return [...index].sort((a, b) => a.nextDueAt - b.nextDueAt).slice(0, limit)
+    },
     isOpen: (id) => open.has(id),
     wake: async (id) => {
       wakes.push([id, clock.now() - start])
@@ -37,7 +44,7 @@ function watcher(pollMs?: number) {
     clock.advance(await looked())
     timers.fireAll()
   }
-  return { clock, timers, index, open, refusing, wakes, due, start, looked, fire }
+  return { clock, timers, index, open, refusing, wakes, failing, due, start, looked, fire }
 }
 
 /** A watcher whose one entry is due now and whose session refuses to open; its first look is under way. */
@@ -60,6 +67,40 @@ describe('due watcher (SPEC 12.1)', () => {
     expect(await w.looked()).toBe(5_000)
     await w.fire()
     expect(w.wakes).toEqual([['a', MAX_DUE_WAIT_MS + 5_000]])
+    w.due.stop()
+  })
+
+  it('looks again after a look that failed, after 1 s and twice as long each time, and wakes what came due once it can read', async () => {
+    const w = watcher()
+    w.index.push({ id: 'a', nextDueAt: w.start + 500 })
+    w.failing.reads = 7
+    w.due.refresh()
+    const waits: number[] = []
+    // on the code before, no timer after a failed read: reminders of sessions not open here waited for a restart
+    for (let i = 0; i < 7; i++) {
+      waits.push(await w.looked())
+      await w.fire()
+    }
+    expect(waits).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, MAX_DUE_WAIT_MS, MAX_DUE_WAIT_MS])
+    expect(w.wakes).toEqual([['a', 91_000]])
+    // read again: the longest wait, and a failure after that backs off from 1 s again
+    expect(await w.looked()).toBe(MAX_DUE_WAIT_MS)
+    w.failing.reads = 1
+    await w.fire()
+    expect(await w.looked()).toBe(1_000)
+    w.due.stop()
+  })
+
+  it('with a poll (a lease, with replicas), looks again after a failed look at least that often', async () => {
+    const w = watcher(1_500)
+    w.failing.reads = 3
+    w.due.refresh()
+    const waits: number[] = []
+    for (let i = 0; i < 4; i++) {
+      waits.push(await w.looked())
+      await w.fire()
+    }
+    expect(waits).toEqual([1_000, 1_500, 1_500, 1_500])
     w.due.stop()
   })
 
