@@ -1,3 +1,4 @@
+import pg from 'pg'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Host, PostgresStore, SCHEMA, type Replication, type SessionWriter, type StoredSummary } from '../../src/host/index.ts'
 import { ScriptedModel } from '../../src/host/models/scripted.ts'
@@ -60,6 +61,58 @@ describe('PostgreSQL replication (SPEC 14.3)', () => {
     fresh.append([event(1, 'from the new owner')])
     await fresh.barrier()
     expect((await a.store.readEvents('f', { limit: 10 })).events.map((e) => e.data)).toEqual([event(0).data, event(1, 'from the new owner').data])
+  })
+
+  it('lets no replica take a lease while an append fenced by it waits: the append lands first, or the lease is not taken', async () => {
+    const { db, a, b } = await twoReplicas('w')
+    expect(await a.replication.claim('w')).toBe(true)
+    const writer = await a.store.openSession('w', noop)
+    writer.append([event(0)])
+    await writer.barrier()
+    const connect = async () => {
+      const client = new pg.Client({ connectionString: db.url })
+      client.on('error', () => undefined)
+      await client.connect()
+      return client
+    }
+    const [locker, lapser] = [await connect(), await connect()]
+    try {
+      // another transaction holds the session's row, so a's next append, its lease checked, waits for it
+      await locker.query('BEGIN')
+      await locker.query(`SELECT 1 FROM ${SCHEMA}.sessions WHERE id = 'w' FOR NO KEY UPDATE`)
+      writer.append([event(1, 'from a, checked while it held the lease')])
+      const appended = writer.barrier().then(
+        () => 'landed',
+        () => 'refused',
+      )
+      const waitingOn = (text: string) =>
+        vi.waitFor(async () => {
+          const rows = (await db.admin(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, [`%${text}%`])).rows
+          expect(rows.length).toBeGreaterThan(0)
+        }, { timeout: 10_000, interval: 20 })
+      await waitingOn('WITH batch')
+      // the lease lapses and b claims it while the append waits (a process paused, or killed, mid-commit)
+      const lapsed = lapser.query(`UPDATE ${SCHEMA}.leases SET expires_at = 0 WHERE session_id = 'w'`)
+      await Promise.race([lapsed, waitingOn('SET expires_at = 0')])
+      let released = false
+      let claimedWhileWaiting = false
+      const claimed = b.replication.claim('w').finally(() => (claimedWhileWaiting = !released))
+      // on the code before, the claim was granted at once, and a's append landed after it: a write by a replica
+      // that had lost its lease (SPEC 14.3). Now the claim waits for the append's lock on the lease.
+      await Promise.race([claimed, waitingOn('INSERT INTO')])
+      released = true
+      await locker.query('COMMIT')
+      expect({ appended: await appended, claimed: await claimed, claimedWhileWaiting }).toEqual({ appended: 'landed', claimed: true, claimedWhileWaiting: false })
+      await lapsed
+      const rows = await db.admin(`SELECT seq FROM ${SCHEMA}.events WHERE session_id = 'w' ORDER BY seq`)
+      expect(rows.rows).toEqual([{ seq: '0' }, { seq: '1' }])
+      // the lease is b's now: a writes nothing more
+      writer.append([event(2, 'from the stale owner')])
+      await expect(writer.barrier()).rejects.toMatchObject({ code: 'unavailable', details: { fenced: true } })
+    } finally {
+      await locker.end()
+      await lapser.end()
+    }
   })
 
   it('tells every replica of durable appends, and a replica whose lease is not renewed that it lost it', async () => {

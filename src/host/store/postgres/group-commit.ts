@@ -12,7 +12,8 @@ import { columnTitle } from './column-text.ts'
 /**
  * Appends the batches of many sessions in one transaction (a single statement commits on its
  * own). Each session's row count is its fence, and with replicas its lease too (owner, token,
- * not expired on the database clock): a session whose count is no longer its batch's first seq,
+ * not expired on the database clock, and locked until the statement ends, so a claim waits for
+ * it rather than landing while the append waits): a session whose count is no longer its batch's first seq,
  * or whose lease this writer no longer holds, appends nothing and is left out of the result; the
  * others' events are inserted and their counts moved on — with the summary that came with the
  * batch, when one did — all or nothing, and each NOTIFYs its new count on commit (SPEC 14.3).
@@ -22,6 +23,12 @@ const APPEND: pg.QueryArrayConfig = {
   rowMode: 'array',
   text: `WITH batch (id, first_seq, next_seq, summary_count, title, last_event_at, open_turn, pending_inbox, next_due_at, lease_owner, lease_token) AS (
       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::boolean[], $8::integer[], $9::bigint[], $15::text[], $16::bigint[])
+    ), held AS (
+      -- the leases this append is fenced by, locked: no replica can take one over until the append commits or fails
+      -- (checked alone, a lease taken while the append waited for its session's row let a stale owner's write land)
+      SELECT l.session_id FROM ${SCHEMA}.leases AS l JOIN batch AS b ON l.session_id = b.id
+       WHERE b.lease_token IS NOT NULL AND l.owner = b.lease_owner AND l.token = b.lease_token AND l.expires_at >= ${NOW_MS}
+       FOR SHARE OF l
     ), fence AS (
       UPDATE ${SCHEMA}.sessions AS s SET
         event_count = b.next_seq,
@@ -32,9 +39,7 @@ const APPEND: pg.QueryArrayConfig = {
         pending_inbox = CASE WHEN b.summary_count IS NULL THEN s.pending_inbox ELSE b.pending_inbox END,
         next_due_at = CASE WHEN b.summary_count IS NULL THEN s.next_due_at ELSE b.next_due_at END
       FROM batch AS b WHERE s.id = b.id AND s.event_count = b.first_seq
-        AND (b.lease_token IS NULL OR EXISTS (
-          SELECT 1 FROM ${SCHEMA}.leases AS l
-           WHERE l.session_id = b.id AND l.owner = b.lease_owner AND l.token = b.lease_token AND l.expires_at >= ${NOW_MS}))
+        AND (b.lease_token IS NULL OR b.id IN (SELECT session_id FROM held))
       RETURNING s.id, s.event_count, s.open_turn
     ), appended AS (
       INSERT INTO ${SCHEMA}.events (session_id, seq, time, type, event_json)
