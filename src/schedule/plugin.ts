@@ -50,8 +50,9 @@ export function createSchedulePlugin(options: { timers?: Timers } = {}): Schedul
       if (!result.ok) throw result.error
       return { id: result.id, deleted: result.deleted }
     },
-    create: (session, fields) => createSchedule(session, fields, () => now(), writer),
-    update: (session, scheduleId, fields) => updateSchedule(session, { ...fields, id: scheduleId }, () => now(), writer),
+    // the routes' changes: a local time comes with the zone picked on screen, never from the open turn (SPEC 7.9)
+    create: (session, fields) => createSchedule(session, fields, () => now(), writer, 'route'),
+    update: (session, scheduleId, fields) => updateSchedule(session, { ...fields, id: scheduleId }, () => now(), writer, 'route'),
     snooze: (session, scheduleId, seconds) => snoozeSchedule(session, scheduleId, seconds, () => now(), writer),
     earlier(session, fromSeq, request) {
       if (request.operation === 'delete') return deletedSince(session, fromSeq, request.id) ? { id: request.id, deleted: true } : null

@@ -63,35 +63,56 @@ async function appendDurably(
 
 type RecordContext = { now: number; implicitZone: CreateContext['implicitZone'] }
 
+/**
+ * Whose change it is: the model's, in a turn whose readings may resolve a local time's zone (SPEC 7.2), or a
+ * person's through the reminder routes, which never consult the implicit-zone rule (SPEC 7.9): a local time they
+ * send without `time_zone` is refused as if no turn were open, whatever turn the Session is in.
+ */
+export type ChangeOrigin = 'model' | 'route'
+
 /** Builds a record from the folded state under the writer's lock and appends it durably as a create or update. */
 function writeRecord(
   session: SessionView,
   now: () => number,
   writer: ScheduleWriter,
   operation: Extract<ScheduleOperation, 'create' | 'update'>,
+  origin: ChangeOrigin,
   build: (state: ScheduleState, context: RecordContext) => ScheduleResult<{ record: ScheduleRecord; history: ScheduleHistory | null }>,
 ): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
   return writer.exclusive(session, async () => {
     const current = currentState(session)
     if (!current.ok) return { ok: false, error: current.error }
     const at = now()
-    const built = build(current.state, { now: at, implicitZone: (subject) => resolveImplicitZone(session.header, session.events(), subject) })
+    const events = origin === 'model' ? session.events() : []
+    const built = build(current.state, { now: at, implicitZone: (subject) => resolveImplicitZone(session.header, events, subject) })
     if (!built.ok) return built
     return appendDurably(session, built.value.record, operation, at, built.value.history)
   })
 }
 
 /** Creates a reminder from tool arguments; answers only after the durability barrier. */
-export function createSchedule(session: SessionView, args: unknown, now: () => number, writer: ScheduleWriter): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
-  return writeRecord(session, now, writer, 'create', (state, context) => {
+export function createSchedule(
+  session: SessionView,
+  args: unknown,
+  now: () => number,
+  writer: ScheduleWriter,
+  origin: ChangeOrigin = 'model',
+): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
+  return writeRecord(session, now, writer, 'create', origin, (state, context) => {
     const record = createRecord(args, { ...context, nextId: nextScheduleId(state) })
     return record.ok ? ok({ record: record.value, history: null }) : record
   })
 }
 
 /** Changes an active reminder from `schedule_update` arguments, re-validated as on create (SPEC 7.8). */
-export function updateSchedule(session: SessionView, args: unknown, now: () => number, writer: ScheduleWriter): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
-  return writeRecord(session, now, writer, 'update', (state, context) => {
+export function updateSchedule(
+  session: SessionView,
+  args: unknown,
+  now: () => number,
+  writer: ScheduleWriter,
+  origin: ChangeOrigin = 'model',
+): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
+  return writeRecord(session, now, writer, 'update', origin, (state, context) => {
     const parsed = parseUpdateArgs(args)
     if (!parsed.ok) return parsed
     const entry = findActive(state, parsed.value.id)
@@ -196,11 +217,11 @@ export async function snoozeSchedule(
   if (prompt === null) return { ok: false, error: scheduleNotFound(id) }
   const snooze = snoozeOfLastDue(session, id, prompt)
   if (snooze !== null) {
-    const moved = await updateSchedule(session, { id: snooze, after_seconds: seconds }, now, writer)
+    const moved = await updateSchedule(session, { id: snooze, after_seconds: seconds }, now, writer, 'route')
     // finished or deleted since it was found: a new one is made, as for an occurrence not snoozed yet
     if (moved.ok || moved.error.code !== 'schedule_not_found') return moved
   }
-  return createSchedule(session, { prompt, after_seconds: seconds }, now, writer)
+  return createSchedule(session, { prompt, after_seconds: seconds }, now, writer, 'route')
 }
 
 /** Deletes an active reminder; unknown or finished ids answer deleted: false. */

@@ -76,6 +76,38 @@ describe('POST /api/sessions/:id/schedules', () => {
     await host.close()
   })
 
+  it('never takes a local time\'s zone from the turn that is open: a person\'s route sends the zone it means (SPEC 7.9)', async () => {
+    const dir = await tempDir()
+    const clock = new FakeClock(T0)
+    const model = new ScriptedModel()
+    let answer: () => void = () => undefined
+    model.push(() => new Promise((resolve) => (answer = () => resolve({ text: 'done' }))))
+    const { host, schedules } = await compose({ dataDir: dir, model, clock, timers: new ManualTimers(), log: () => undefined })
+    const app = createApp({ host, schedules })
+    await call(app, 'POST', '/api/sessions', { sessionId: 'berlin', timeZone: 'Europe/Berlin' })
+    // a Berlin browser's message opens a turn whose reading resolves the client zone to the Session's
+    expect((await call(app, 'POST', '/api/sessions/berlin/messages', { text: 'hello', clientTimeZone: 'Europe/Berlin' })).status).toBe(202)
+    const session = await host.openSession('berlin')
+    for (let i = 0; i < 200 && model.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
+    expect(model.requests).toHaveLength(1)
+    const local = { date: '2026-07-16', time: '09:00:00' }
+    // on the code before, 201 in Europe/Berlin: the route took the zone of whoever's turn was open
+    expect(await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'x', at: local })).toEqual({
+      status: 422,
+      body: apiError(
+        'timezone_confirmation_required',
+        'a local at without time_zone needs the Session time zone and the client time zone of this request to be one and the same zone; ask the user which IANA time zone they mean and pass it as at.time_zone',
+        { sessionTimeZone: 'Europe/Berlin', clientTimeZones: [] },
+      ),
+    })
+    const made = await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'x', after_seconds: 600 })
+    expect(made.status).toBe(201)
+    expect((await call(app, 'PATCH', '/api/sessions/berlin/schedules/schedule-1', { at: local })).status).toBe(422)
+    expect(session.events().filter((e) => e.type === 'schedule/change').length).toBe(1)
+    answer()
+    await host.close()
+  })
+
   it.each([
     ['{', 'request body is not valid JSON'],
     [JSON.stringify({ prompt: 5, after_seconds: 60 }), 'prompt: Invalid input: expected string, received number'],
