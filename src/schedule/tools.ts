@@ -178,34 +178,7 @@ export function deletedSince(session: SessionView, fromSeq: number, id: string):
   return false
 }
 
-/**
- * The active reminder that snoozes the occurrence of `id` that came due last, as the overlay reads snoozes from the
- * log: the first `after` reminder with its words made after that delivery; null when there is none, or it is finished.
- */
-function snoozeOfLastDue(session: SessionView, id: string, prompt: string): string | null {
-  let delivered = false
-  let snooze: string | null = null
-  for (const event of session.events()) {
-    if (event.type !== 'schedule/change') continue
-    const decoded = decodeScheduleChange(event.data)
-    if (!decoded.ok) continue
-    const { change } = decoded
-    if (change.operation === 'dispatch' && change.id === id) {
-      delivered = true
-      snooze = null
-    } else if (change.operation === 'create' && delivered && snooze === null && change.schedule.kind === 'after' && change.schedule.prompt === prompt) {
-      snooze = change.schedule.id
-    }
-  }
-  const current = currentState(session)
-  return snooze !== null && current.ok && findActive(current.state, snooze) !== undefined ? snooze : null
-}
-
-/**
- * Snoozes a reminder (SPEC 7.9): a new `after` reminder with the same prompt, `seconds` from now — or, when the
- * occurrence that came due last is snoozed already (in any browser, or by the assistant), that snooze moved to
- * `seconds` from now, so the person is not reminded twice.
- */
+/** Snoozes a reminder (SPEC 7.9): a new `after` reminder with the same prompt, `seconds` from now. */
 export async function snoozeSchedule(
   session: SessionView,
   id: string,
@@ -215,12 +188,6 @@ export async function snoozeSchedule(
 ): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
   const prompt = promptOf(session, id)
   if (prompt === null) return { ok: false, error: scheduleNotFound(id) }
-  const snooze = snoozeOfLastDue(session, id, prompt)
-  if (snooze !== null) {
-    const moved = await updateSchedule(session, { id: snooze, after_seconds: seconds }, now, writer, 'route')
-    // finished or deleted since it was found: a new one is made, as for an occurrence not snoozed yet
-    if (moved.ok || moved.error.code !== 'schedule_not_found') return moved
-  }
   return createSchedule(session, { prompt, after_seconds: seconds }, now, writer, 'route')
 }
 

@@ -31,7 +31,15 @@ export class KeyedRequests {
    * Runs `request` once per `key` in `sessionId`; `idOf` names what a successful answer made or changed, for the
    * refusal of a reused key. Without a key, simply runs it.
    */
-  async once<T>(sessionId: string, key: string | undefined, request: unknown, idOf: (answer: T) => string | null, run: () => Promise<T>): Promise<T> {
+  async once<T>(
+    sessionId: string,
+    key: string | undefined,
+    request: unknown,
+    idOf: (answer: T) => string | null,
+    run: () => Promise<T>,
+    /** What a repeat answers, from the first answer (by default the first answer itself). */
+    repeat: (first: T) => T = (first) => first,
+  ): Promise<T> {
     if (key === undefined) return run()
     const slot = `${sessionId} ${key}`
     const fields = canonical(request)
@@ -44,10 +52,10 @@ export class KeyedRequests {
             scheduleId: earlier.id(),
           })
         }
-        return first as T
+        return repeat(first as T)
       }
       // the first failed and was let go: this one runs as a new request
-      return this.once(sessionId, key, request, idOf, run)
+      return this.once(sessionId, key, request, idOf, run, repeat)
     }
     let made: string | null = null
     const answer = run()

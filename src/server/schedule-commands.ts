@@ -42,8 +42,8 @@ export function registerScheduleCommands(host: Host, service: ScheduleService): 
     const { id, fields, key } = args as { id: string; fields: Record<string, unknown>; key?: string }
     return keyed.once(session.id, key, { operation: 'update', id, fields }, made, async () => packed(await service.update(session, id, fields)))
   })
-  // every browser snoozing one occurrence sends the same key: a repeat answers the snooze as it is now, which a
-  // later snooze (in words, or from a key of another length) may have moved since the first answer
+  // every browser snoozing one occurrence sends the same key: a repeat answers the snooze as it is now, which the
+  // assistant may have moved since the first answer ("snooze 30 min")
   const current = (session: SessionView, answer: ScheduleAnswer): ScheduleAnswer => {
     if (!answer.ok) return answer
     const id = (answer.view as { id: string }).id
@@ -53,7 +53,13 @@ export function registerScheduleCommands(host: Host, service: ScheduleService): 
   host.registerCommand('schedule.snooze', async (session, args, context) => {
     const { id, seconds, key } = args as { id: string; seconds: number; key?: string }
     const request: EarlierRequest = { operation: 'snooze', id, seconds }
-    const answer = await keyed.once(session.id, key, request, made, async () => (await once(session, context, request, async () => packed(await service.snooze(session, id, seconds)))) as ScheduleAnswer)
-    return current(session, answer)
+    return keyed.once(
+      session.id,
+      key,
+      request,
+      made,
+      async () => (await once(session, context, request, async () => packed(await service.snooze(session, id, seconds)))) as ScheduleAnswer,
+      (first) => current(session, first),
+    )
   })
 }
