@@ -268,7 +268,10 @@ function yearlyDate(rule: CalendarRule, forms: RuleForms): string | null {
  * end written in `forms` (`Weekdays at 8:30 AM` in an en-US overlay). Null for a rule that has no plain words.
  */
 export function describeCalendarRule(given: CalendarRule, start: RuleStart, forms: RuleForms = PLAIN_RULE_FORMS): string | null {
-  const yearWide = asYearWide(withStartDays(given, start))
+  // a nth weekday beside plain weekdays (`BYDAY=1MO,TU`: the first Monday, and every Tuesday) reads as if the ordinal
+  // held for all of them: no plain words
+  const mixed = given.byDay !== null && given.byDay.some((d) => d.ordinal === null) && given.byDay.some((d) => d.ordinal !== null)
+  const yearWide = mixed ? null : asYearWide(withStartDays(given, start))
   const said = yearWide === null ? null : settled(yearWide)
   if (said === null) return null
   // every day that is the 1st is the 1st of every month; every other day that is the 1st has no plain words

@@ -172,8 +172,18 @@ describe('describeRrule', () => {
     expect(describeRrule(rrule, '2026-12-15')).toBe(words)
   })
 
-  it.each(['FREQ=YEARLY;INTERVAL=2;BYMONTHDAY=1', 'FREQ=YEARLY;INTERVAL=3;BYDAY=MO', 'FREQ=YEARLY;BYMONTHDAY=1,15;BYSETPOS=1', 'FREQ=YEARLY;BYMONTHDAY=1;BYDAY=1MO'])(
-    'has no words for the yearly rule %j, whose days of every month or week no plain words say',
+  it.each([
+    'FREQ=YEARLY;INTERVAL=2;BYMONTHDAY=1',
+    'FREQ=YEARLY;INTERVAL=3;BYDAY=MO',
+    'FREQ=YEARLY;BYMONTHDAY=1,15;BYSETPOS=1',
+    'FREQ=YEARLY;BYMONTHDAY=1;BYDAY=1MO',
+    // on the code before, "Yearly on the first Monday and Tuesday" and "Monthly on the first Monday and Tuesday":
+    // every Tuesday is in them too
+    'FREQ=YEARLY;BYDAY=1MO,TU',
+    'FREQ=MONTHLY;BYDAY=1MO,TU',
+    'FREQ=MONTHLY;BYDAY=-1FR,SA,SU',
+  ])(
+    'has no words for %j, whose days no plain words say (every few years, year-wide picks, a nth weekday beside plain ones)',
     (rrule) => {
       expect(describeRrule(rrule, '2026-12-15')).toBeNull()
     },
