@@ -495,7 +495,7 @@ export class Host {
     }
   }
 
-  /** What a session's durable log holds, for queries while its storage is unavailable (read once per outage). */
+  /** What a session's durable log holds, for queries while its storage is unavailable: read when a query first asks, kept while the store is probed, read again after a failed reopen. */
   private durableView(id: string, slot: Extract<Slot, { state: 'unavailable' }>): Promise<DurableView> {
     const refusal = (): StoreError => {
       const current = this.slots.get(id)

@@ -106,6 +106,9 @@ describe('reminder form', () => {
     // on the code before, no start: the new reminder came on today's day of the month, not the 30th its words said
     expect(newReminderFields({ ...draft, prompt: ' pay rent ' })).toEqual({ prompt: 'pay rent', rrule: 'FREQ=MONTHLY;BYHOUR=9;BYMINUTE=0', time_zone: 'Europe/Berlin', starts: '2026-11-30' })
     expect(newReminderFields({ ...draft, zone: 'Asia/Tokyo' })).toEqual({ prompt: 'feed the cat', rrule: 'FREQ=MONTHLY;BYHOUR=9;BYMINUTE=0', time_zone: 'Asia/Tokyo', starts: '2026-11-30' })
+    // a series of so many occurrences starts afresh: from its old start, the ones already past would count
+    const counted = draftOf({ ...monthly, rrule: 'FREQ=MONTHLY;BYHOUR=9;BYMINUTE=0;COUNT=3' }, 'Europe/Berlin')
+    expect(newReminderFields(counted)).toEqual({ prompt: 'feed the cat', rrule: 'FREQ=MONTHLY;BYHOUR=9;BYMINUTE=0;COUNT=3', time_zone: 'Europe/Berlin' })
     // anything the form has fields for is sent as its fields
     const daily = draftOf({ ...monthly, rrule: 'FREQ=DAILY;BYHOUR=7;BYMINUTE=5' }, 'Europe/Berlin')
     expect(newReminderFields(daily)).toEqual({ prompt: 'feed the cat', rrule: 'FREQ=DAILY;BYHOUR=7;BYMINUTE=5', time_zone: 'Europe/Berlin' })

@@ -280,11 +280,15 @@ export function saveFailure(code: string, message: string, draft: ReminderDraft,
 
 /**
  * The route body that makes a new reminder of a draft: a rule kept as it was set (the form has no fields for it, e.g.
- * what was typed into a reminder deleted meanwhile) goes with its start, whose day the rule's words name.
+ * what was typed into a reminder deleted meanwhile) goes with its start, whose day the rule's words name; one that
+ * counts its occurrences starts afresh (from its old start, the ones already past would be counted).
  */
 export function newReminderFields(draft: ReminderDraft): ReminderFields {
-  if (draft.kind === 'rule' && draft.rule !== null) return { prompt: draft.prompt.trim(), rrule: draft.rule.rrule, time_zone: draft.zone, starts: draft.rule.starts }
-  return draftFields(draft)
+  if (draft.kind !== 'rule' || draft.rule === null) return draftFields(draft)
+  const { rrule, starts } = draft.rule
+  const parsed = parseRrule(rrule)
+  const counted = parsed.ok && parsed.rule.end.kind === 'count'
+  return { prompt: draft.prompt.trim(), rrule, time_zone: draft.zone, ...(counted ? {} : { starts }) }
 }
 
 /** The route body of a draft (SPEC 7.9: a local time always carries the zone picked on screen). */
