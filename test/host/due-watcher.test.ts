@@ -44,7 +44,16 @@ function watcher(pollMs?: number) {
     clock.advance(await looked())
     timers.fireAll()
   }
-  return { clock, timers, index, open, refusing, wakes, failing, due, start, looked, fire }
+  /** The waits of the next `n` looks, each fired in turn. */
+  const waits = async (n: number): Promise<number[]> => {
+    const out: number[] = []
+    for (let i = 0; i < n; i++) {
+      out.push(await looked())
+      await fire()
+    }
+    return out
+  }
+  return { clock, timers, index, open, refusing, wakes, failing, due, start, looked, fire, waits }
 }
 
 /** A watcher whose one entry is due now and whose session refuses to open; its first look is under way. */
@@ -75,13 +84,8 @@ describe('due watcher (SPEC 12.1)', () => {
     w.index.push({ id: 'a', nextDueAt: w.start + 500 })
     w.failing.reads = 7
     w.due.refresh()
-    const waits: number[] = []
     // on the code before, no timer after a failed read: reminders of sessions not open here waited for a restart
-    for (let i = 0; i < 7; i++) {
-      waits.push(await w.looked())
-      await w.fire()
-    }
-    expect(waits).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, MAX_DUE_WAIT_MS, MAX_DUE_WAIT_MS])
+    expect(await w.waits(7)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, MAX_DUE_WAIT_MS, MAX_DUE_WAIT_MS])
     expect(w.wakes).toEqual([['a', 91_000]])
     // read again: the longest wait, and a failure after that backs off from 1 s again
     expect(await w.looked()).toBe(MAX_DUE_WAIT_MS)
@@ -95,12 +99,7 @@ describe('due watcher (SPEC 12.1)', () => {
     const w = watcher(1_500)
     w.failing.reads = 3
     w.due.refresh()
-    const waits: number[] = []
-    for (let i = 0; i < 4; i++) {
-      waits.push(await w.looked())
-      await w.fire()
-    }
-    expect(waits).toEqual([1_000, 1_500, 1_500, 1_500])
+    expect(await w.waits(4)).toEqual([1_000, 1_500, 1_500, 1_500])
     w.due.stop()
   })
 
@@ -109,12 +108,7 @@ describe('due watcher (SPEC 12.1)', () => {
     w.index.push({ id: 'a', nextDueAt: w.start })
     w.refusing.add('a')
     w.due.refresh()
-    const waits: number[] = []
-    for (let i = 0; i < 4; i++) {
-      waits.push(await w.looked())
-      await w.fire()
-    }
-    expect(waits).toEqual([1_000, 1_500, 1_500, 1_500])
+    expect(await w.waits(4)).toEqual([1_000, 1_500, 1_500, 1_500])
     w.due.stop()
   })
 

@@ -166,14 +166,21 @@ describe('PATCH /api/sessions/:id/schedules/:scheduleId', () => {
   })
 })
 
+/** A Session with the reminder "stretch" (schedule-1) made at 06:00 and delivered at 06:01. */
+async function deliveredStretch() {
+  const world = await setup()
+  const { app, host, clock, timers } = world
+  await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 60 })
+  clock.advance(60_000)
+  timers.fireAll()
+  const session = await host.openSession('berlin')
+  for (let i = 0; i < 100 && !session.events().some((e) => e.type === 'schedule/change' && e.data.operation === 'dispatch'); i++) await new Promise((r) => setTimeout(r, 5))
+  return { ...world, session }
+}
+
 describe('POST /api/sessions/:id/schedules/:scheduleId/snooze', () => {
   it('creates a new after reminder with the same prompt, also for a reminder that was already delivered', async () => {
-    const { app, host, clock, timers } = await setup()
-    await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 60 })
-    clock.advance(60_000)
-    timers.fireAll()
-    const session = await host.openSession('berlin')
-    for (let i = 0; i < 100 && !session.events().some((e) => e.type === 'schedule/change' && e.data.operation === 'dispatch'); i++) await new Promise((r) => setTimeout(r, 5))
+    const { app, host } = await deliveredStretch()
     expect((await call(app, 'GET', '/api/sessions/berlin/schedules')).body).toEqual({ schedules: [] })
     expect(await call(app, 'POST', '/api/sessions/berlin/schedules/schedule-1/snooze', { seconds: 600 })).toEqual({
       status: 201,
@@ -197,12 +204,7 @@ describe('POST /api/sessions/:id/schedules/:scheduleId/snooze', () => {
   })
 
   it('answers a Snooze sent again under its key with the snooze as it is now, moved since by another', async () => {
-    const { app, host, clock, timers } = await setup()
-    await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 60 })
-    clock.advance(60_000)
-    timers.fireAll()
-    const session = await host.openSession('berlin')
-    for (let i = 0; i < 100 && !session.events().some((e) => e.type === 'schedule/change' && e.data.operation === 'dispatch'); i++) await new Promise((r) => setTimeout(r, 5))
+    const { app, host, clock, session } = await deliveredStretch()
     const snooze = async (seconds: number, key?: string) => {
       const answer = await call(app, 'POST', '/api/sessions/berlin/schedules/schedule-1/snooze', { seconds }, key === undefined ? {} : { 'idempotency-key': key })
       const { id, afterSeconds, scheduledAt } = (answer.body as { schedule: { id: string; afterSeconds: number; scheduledAt: string } }).schedule
