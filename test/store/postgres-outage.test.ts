@@ -31,6 +31,49 @@ async function openLog(store: PostgresStore, id: string): Promise<{ events: Sess
 }
 
 describe('PostgreSQL going away', () => {
+  it('delivers a reminder of a Session not open anywhere that came due while the database was stopped, once it is back, without a restart', async () => {
+    const database = await freshDatabase(db)
+    const servers: (CliProcess & { url: string })[] = []
+    const serve = async () => {
+      const server = await startServer('/unused', ['--database-url', database.url, '--lease-ms', '1000'])
+      servers.push(server)
+      return server
+    }
+    try {
+      const first = await serve()
+      const json = { 'content-type': 'application/json' }
+      expect((await fetch(`${first.url}/api/sessions`, { method: 'POST', headers: json, body: JSON.stringify({ sessionId: 'due', timeZone: 'UTC' }) })).status).toBe(201)
+      const made = await fetch(`${first.url}/api/sessions/due/schedules`, { method: 'POST', headers: json, body: JSON.stringify({ prompt: 'stretch', after_seconds: 6 }) })
+      expect(made.status).toBe(201)
+      // the Session is open nowhere: only the due index of the server started next can deliver it
+      first.child.kill('SIGTERM')
+      await first.exited
+      const second = await serve()
+      await db.stop()
+      // down past the reminder's time: every look at the due index fails (on the code before, the first failure left
+      // the watcher with no timer, and the reminder waited for a restart of the server)
+      await new Promise((resolve) => setTimeout(resolve, 8_000))
+      await db.restart()
+      const dispatched = await vi.waitFor(
+        async () => {
+          const answer = await fetch(`${second.url}/api/sessions/due/events`)
+          if (answer.status !== 200) throw new Error(`answered ${answer.status}`)
+          const { events } = (await answer.json()) as { events: SessionEvent[] }
+          const changes = events.flatMap((e) => (e.type === 'schedule/change' ? [(e.data as { operation: string }).operation] : []))
+          if (!changes.includes('dispatch')) throw new Error(`not delivered yet: ${changes.join(', ')}`)
+          return changes
+        },
+        { timeout: 20_000, interval: 200 },
+      )
+      expect(dispatched).toEqual(['create', 'dispatch'])
+    } finally {
+      for (const server of servers) {
+        server.child.kill('SIGKILL')
+        await server.exited
+      }
+    }
+  }, 60_000)
+
   it('answers unavailable on every call while the server is down and heals by itself once it is back', async () => {
     const database = await freshDatabase(db)
     const lines: string[] = []
