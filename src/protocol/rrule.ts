@@ -141,6 +141,17 @@ function mostDaysInPeriod(rule: CalendarRule): number {
   }
 }
 
+/** A rule's times of day as minutes after midnight, earliest first: every BYHOUR with every BYMINUTE (both sorted). */
+export function ruleMinutesOfDay(rule: CalendarRule): number[] {
+  return rule.byHour.flatMap((hour) => rule.byMinute.map((minute) => hour * 60 + minute))
+}
+
+/** The items of a set (in its order) at RFC 5545 set positions (1 the first, -1 the last), each once, in the set's order. */
+export function atSetPositions<T>(items: readonly T[], positions: readonly number[]): T[] {
+  const picked = new Set(positions.map((p) => (p > 0 ? p - 1 : items.length + p)))
+  return items.filter((_, index) => picked.has(index))
+}
+
 /** The most wall times one period of the rule (a day, week, month or year of FREQ) can hold before BYSETPOS selects. */
 export function mostCandidatesPerPeriod(rule: CalendarRule): number {
   return mostDaysInPeriod(rule) * rule.byHour.length * rule.byMinute.length

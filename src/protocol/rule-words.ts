@@ -1,4 +1,4 @@
-import { parseRrule, WEEKDAYS, type CalendarRule, type RuleDay, type Weekday } from './rrule.ts'
+import { atSetPositions, parseRrule, ruleMinutesOfDay, WEEKDAYS, type CalendarRule, type RuleDay, type Weekday } from './rrule.ts'
 
 /** English names of the RFC 5545 weekdays. */
 export const DAY_NAMES: Readonly<Record<Weekday, string>> = {
@@ -193,15 +193,7 @@ function asYearWide(rule: CalendarRule): CalendarRule | null {
 type TimeOfDay = { hour: number; minute: number }
 
 function timesOfDay(rule: CalendarRule): TimeOfDay[] {
-  const times: TimeOfDay[] = []
-  for (const hour of rule.byHour) for (const minute of rule.byMinute) times.push({ hour, minute })
-  return times
-}
-
-/** The items at RFC 5545 set positions (1 is the first, -1 the last), in their order. */
-function atPositions<T>(items: readonly T[], positions: readonly number[]): T[] {
-  const picked = new Set(positions.map((p) => (p > 0 ? p - 1 : items.length + p)))
-  return items.filter((_, index) => picked.has(index))
+  return ruleMinutesOfDay(rule).map((minutes) => ({ hour: Math.floor(minutes / 60), minute: minutes % 60 }))
 }
 
 /** A rule with its times of day as a list, which a BYSETPOS may pick from. */
@@ -217,7 +209,7 @@ function settled(rule: CalendarRule): SaidRule | null {
   const { freq, bySetPos, byDay, byMonthDay, byMonth } = rule
   if (bySetPos === null) return { rule, times }
   const pickedTimes = (): SaidRule | null => {
-    const picked = atPositions(times, bySetPos)
+    const picked = atSetPositions(times, bySetPos)
     return picked.length === 0 ? null : { rule: { ...rule, bySetPos: null }, times: picked }
   }
   switch (freq) {
@@ -229,7 +221,7 @@ function settled(rule: CalendarRule): SaidRule | null {
       const start = WEEKDAYS.indexOf(rule.wkst ?? 'MO')
       const order = (d: RuleDay) => (WEEKDAYS.indexOf(d.weekday) - start + 7) % 7
       const week = [...byDay].sort((a, b) => order(a) - order(b))
-      const picked = atPositions(week.flatMap((day) => times.map((time) => ({ day, time }))), bySetPos)
+      const picked = atSetPositions(week.flatMap((day) => times.map((time) => ({ day, time }))), bySetPos)
       const days = byDay.filter((day) => picked.some((p) => p.day === day))
       const timesOn = (day: RuleDay) => picked.filter((p) => p.day === day).map((p) => p.time)
       const first = days.length === 0 ? [] : timesOn(days[0])

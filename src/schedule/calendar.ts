@@ -1,6 +1,6 @@
 import { RRuleTemporal, type RRuleOptions } from 'rrule-temporal'
 import { Temporal } from 'temporal-polyfill'
-import { wallFieldsAsUtc, type CalendarRule } from '../protocol/index.ts'
+import { atSetPositions, ruleMinutesOfDay, wallFieldsAsUtc, type CalendarRule } from '../protocol/index.ts'
 import { daysInMonth, MAX_INSTANT_MS, resolveWallTime, type LocalDate, type LocalDateTime } from './absolute-time.ts'
 import { expandsYearlyWeekdays, yearlyWeekdayWalls } from './yearly-weekdays.ts'
 
@@ -44,15 +44,10 @@ export function seriesStart(spec: CalendarSpec): LocalDateTime {
  */
 function dailySelection(rule: CalendarRule): { byHour: number[]; byMinute: number[] } | null {
   if (rule.freq !== 'DAILY' || rule.bySetPos === null) return null
-  const times = rule.byHour.flatMap((hour) => rule.byMinute.map((minute) => hour * 60 + minute))
-  const chosen = new Set<number>()
-  for (const position of rule.bySetPos) {
-    const time = position > 0 ? times[position - 1] : times[times.length + position]
-    if (time !== undefined) chosen.add(time)
-  }
-  const byHour = [...new Set([...chosen].map((time) => Math.floor(time / 60)))].sort((a, b) => a - b)
-  const byMinute = [...new Set([...chosen].map((time) => time % 60))].sort((a, b) => a - b)
-  return byHour.length * byMinute.length === chosen.size ? { byHour, byMinute } : null
+  const chosen = atSetPositions(ruleMinutesOfDay(rule), rule.bySetPos)
+  const byHour = [...new Set(chosen.map((time) => Math.floor(time / 60)))]
+  const byMinute = [...new Set(chosen.map((time) => time % 60))].sort((a, b) => a - b)
+  return byHour.length * byMinute.length === chosen.length ? { byHour, byMinute } : null
 }
 
 /**

@@ -91,13 +91,7 @@ function writeRecord(
 }
 
 /** Creates a reminder from tool arguments; answers only after the durability barrier. */
-export function createSchedule(
-  session: SessionView,
-  args: unknown,
-  now: () => number,
-  writer: ScheduleWriter,
-  origin: ChangeOrigin = 'model',
-): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
+export function createSchedule(session: SessionView, args: unknown, now: () => number, writer: ScheduleWriter, origin: ChangeOrigin = 'model'): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
   return writeRecord(session, now, writer, 'create', origin, (state, context) => {
     const record = createRecord(args, { ...context, nextId: nextScheduleId(state) })
     return record.ok ? ok({ record: record.value, history: null }) : record
@@ -105,13 +99,7 @@ export function createSchedule(
 }
 
 /** Changes an active reminder from `schedule_update` arguments, re-validated as on create (SPEC 7.8). */
-export function updateSchedule(
-  session: SessionView,
-  args: unknown,
-  now: () => number,
-  writer: ScheduleWriter,
-  origin: ChangeOrigin = 'model',
-): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
+export function updateSchedule(session: SessionView, args: unknown, now: () => number, writer: ScheduleWriter, origin: ChangeOrigin = 'model'): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
   return writeRecord(session, now, writer, 'update', origin, (state, context) => {
     const parsed = parseUpdateArgs(args)
     if (!parsed.ok) return parsed

@@ -1,4 +1,5 @@
-import { WEEKDAYS, type CalendarRule } from '../protocol/index.ts'
+import { atSetPositions, ruleMinutesOfDay, WEEKDAYS, type CalendarRule } from '../protocol/index.ts'
+import { daysInMonth } from './absolute-time.ts'
 
 const MINUTE_MS = 60_000
 const LAST_YEAR = 9999
@@ -19,13 +20,9 @@ function floatingDay(year: number, dayOfYear: number): number {
   return at.getTime()
 }
 
-function isLeapYear(year: number): boolean {
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-}
-
 /** Days of `year` (0 = 1 January) the rule's BYDAY names, counting ordinals within the year (RFC 5545 3.3.10). */
 function daysOfYear(rule: CalendarRule, year: number): number[] {
-  const length = isLeapYear(year) ? 366 : 365
+  const length = daysInMonth(year, 2) === 29 ? 366 : 365
   const firstWeekday = (new Date(floatingDay(year, 0)).getUTCDay() + 6) % 7
   const days = new Set<number>()
   for (const entry of rule.byDay ?? []) {
@@ -45,15 +42,9 @@ function daysOfYear(rule: CalendarRule, year: number): number[] {
 
 /** The wall times one year of the rule selects, as floating milliseconds, earliest first (BYSETPOS applied). */
 function yearWalls(rule: CalendarRule, year: number): number[] {
-  const times = rule.byHour.flatMap((hour) => rule.byMinute.map((minute) => (hour * 60 + minute) * MINUTE_MS))
+  const times = ruleMinutesOfDay(rule).map((minutes) => minutes * MINUTE_MS)
   const candidates = daysOfYear(rule, year).flatMap((day) => times.map((time) => floatingDay(year, day) + time))
-  if (rule.bySetPos === null) return candidates
-  const chosen = new Set<number>()
-  for (const position of rule.bySetPos) {
-    const wall = position > 0 ? candidates[position - 1] : candidates[candidates.length + position]
-    if (wall !== undefined) chosen.add(wall)
-  }
-  return [...chosen].sort((a, b) => a - b)
+  return rule.bySetPos === null ? candidates : atSetPositions(candidates, rule.bySetPos)
 }
 
 /**

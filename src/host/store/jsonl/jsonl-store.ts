@@ -159,7 +159,7 @@ export class JsonlStore implements Store {
       return
     }
     const now = identityOf(info)
-    if (now.ino === scanned.ino && now.size === scanned.size && now.mtimeMs === scanned.mtimeMs) this.catalog.setSummary(id, summary, now)
+    if (sameIdentity(scanned, now)) this.catalog.setSummary(id, summary, now)
   }
 
   async readEvents(id: string, range: EventRange): Promise<EventPage> {
