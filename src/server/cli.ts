@@ -73,6 +73,7 @@ async function main(): Promise<number> {
         ...(o.publicHost === undefined ? {} : { publicHost: o.publicHost }),
         ...(o.maxConnections === undefined ? {} : { maxConnections: o.maxConnections }),
       })
+      if (o.publicHost !== undefined && o.token === undefined) console.error(publicWithoutToken(o.publicHost))
       console.log(`listening on ${server.url}`)
       void host.start()
       const stop = (): void => {
@@ -87,6 +88,11 @@ async function main(): Promise<number> {
       throw new Error(`unknown command ${JSON.stringify(never)}`)
     }
   }
+}
+
+/** The startup warning of a public host served without a token (SPEC 12.3 requires one only off loopback, but a proxy in front of loopback opens the API to whoever reaches the proxy). */
+function publicWithoutToken(publicHost: string): string {
+  return `warning: ${publicHost} is served without a token: anyone who reaches it can read and write every Session (set --token or SCHEDULE_WEB_TOKEN)`
 }
 
 /** `export` (PostgreSQL → JSONL files) or `import` (JSONL files → PostgreSQL). */

@@ -223,6 +223,23 @@ describe('CLI serve refuses weak tokens (SPEC 12.3)', () => {
     running.child.kill('SIGTERM')
     await running.exited
   })
+
+  it('warns on stderr when it serves a public host on loopback without a token, and is quiet with one', async () => {
+    const open = await serve(await tempDir(), ['--public-host', 'https://schedule.example.com'])
+    await expect.poll(open.stderr).toBe(
+      'warning: https://schedule.example.com is served without a token: anyone who reaches it can read and write every Session (set --token or SCHEDULE_WEB_TOKEN)\n',
+    )
+    expect((await fetch(`${open.url}/api/sessions`)).status).toBe(200)
+    const guarded = await serve(await tempDir(), ['--public-host', 'https://schedule.example.com', '--token', 'kV9s-2Qx_7bLm.Tz'])
+    expect((await fetch(`${guarded.url}/api/sessions`)).status).toBe(401)
+    expect(guarded.stderr()).toBe('')
+    const loopback = await serve(await tempDir(), [])
+    expect(loopback.stderr()).toBe('')
+    for (const running of [open, guarded, loopback]) {
+      running.child.kill('SIGTERM')
+      await running.exited
+    }
+  })
 })
 
 describe('CLI serve holds against slow clients with its real defaults (SPEC 12.2)', () => {
