@@ -124,14 +124,24 @@ function createApiServer(
       else void listener(incoming, outgoing)
     },
   )
+  const refusing = new WeakSet<Duplex>()
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
-    if (socket.writable && !answeredEarly.has(socket) && (!inFlight || !inFlight.headersSent)) {
-      const { status, headers, body } = parserRefusal(error)
-      const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
-      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head.join('')}\r\n${body}`)
+    if (refusing.has(socket)) return
+    refusing.add(socket)
+    const refuse = (): void => {
+      if (socket.writable && !answeredEarly.has(socket)) {
+        const { status, headers, body } = parserRefusal(error)
+        const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
+        socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head.join('')}\r\n${body}`)
+      }
+      socket.destroy()
     }
-    socket.destroy()
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+    if (!inFlight) return refuse()
+    if (inFlight.headersSent) return void socket.destroy()
+    // the bytes refused came after a whole request (a body longer than its Content-Length): that request is answered first
+    if (inFlight.req.complete) return void inFlight.once('close', refuse)
+    refuse()
   })
   return server
 }

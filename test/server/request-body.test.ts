@@ -4,6 +4,7 @@ import { ScriptedModel } from '../../src/host/index.ts'
 import { composeHost } from '../../src/server/compose.ts'
 import { listen, type RunningServer } from '../../src/server/serve.ts'
 import { FakeClock } from '../support/fake-clock.ts'
+import { parseRawAnswer, rawExchange } from '../support/raw-http.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { apiError, makeApp, type Answer } from './app-harness.ts'
 
@@ -85,6 +86,27 @@ describe('request bodies on the Node server', () => {
     const answer = await createSession(server.port, Buffer.from('{"sessionId":"slow","timeZone":"Asia/Shanghai"}'), { piece: 3 })
     expect(answer.status).toBe(201)
     expect((answer.body as { session: { id: string; timeZone: string } }).session).toMatchObject({ id: 'slow', timeZone: 'Asia/Shanghai' })
+  })
+
+  it.each([
+    ['bytes that are no request', 'GARBAGE'],
+    ['the rest of a longer JSON body', ',"title":"cut"}'],
+  ])('answers a request whose body runs past its Content-Length, then refuses what follows (%s) with 400 and closes', async (_name, rest) => {
+    const server = await serve()
+    const body = '{"sessionId":"long","timeZone":"UTC"}'
+    const head = ['POST /api/sessions HTTP/1.1', `Host: 127.0.0.1:${server.port}`, 'Content-Type: application/json', `Content-Length: ${body.length}`]
+    const exchange = await rawExchange(server.port, Buffer.from(`${head.join('\r\n')}\r\n\r\n${body}${rest}`))
+    const answers = exchange.raw.split(/(?=HTTP\/1\.1 \d{3} )/).map((part) => {
+      const answer = parseRawAnswer(Buffer.from(part, 'latin1'), false)
+      return { status: answer.status, body: JSON.parse(answer.body) as unknown }
+    })
+    expect({ closed: exchange.closed, answers }).toEqual({
+      closed: true,
+      answers: [
+        { status: 201, body: { session: { id: 'long', createdAt: T0, timeZone: 'UTC', status: 'idle', eventCount: 0 } } },
+        { status: 400, body: apiError('bad-request', 'malformed HTTP request') },
+      ],
+    })
   })
 
   it('refuses a declared length over the limit before reading the body', async () => {
