@@ -81,6 +81,17 @@ function originOf(scheme: 'http:' | 'https:', authority: Authority): string {
   return `${scheme}//${authority.name}${authority.port === null || authority.port === defaultPort ? '' : `:${authority.port}`}`
 }
 
+/**
+ * An `Origin` header as the origin it names (`http(s)://host[:port]`, the default port dropped, the
+ * name lower-cased), so that `https://x:443` is `https://x`; null for anything else (`null`, paths,
+ * other schemes, a bad authority), which is never the own origin.
+ */
+export function normalOrigin(value: string): string | null {
+  const match = /^(https?):\/\/(.*)$/.exec(value)
+  const authority = match === null ? null : parseAuthority(match[2] as string)
+  return match === null || authority === null ? null : originOf(`${match[1] as 'http' | 'https'}:`, authority)
+}
+
 /** A configured public host: a name (`schedule.example.com`, reached over http) or an origin (`https://schedule.example.com`, behind a TLS proxy). */
 type PublicHost = { name: string; scheme: 'http:' | 'https:'; origin?: string }
 

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { ApiError, errorResponse } from './api-error.ts'
-import { hostPolicy } from './authority.ts'
+import { hostPolicy, normalOrigin } from './authority.ts'
 import { requireToken } from './token.ts'
 
 /** What the server accepts as its own name (a host name, or an origin behind a TLS proxy), and the bearer token when one is required. */
@@ -25,7 +25,8 @@ function forbiddenHost(authority: string): ApiError {
 
 /**
  * SPEC 12.3: the Host must name this server (DNS rebinding); a write must come from the server's
- * own origin exactly (scheme, host and port as reached) when it carries an `Origin`; a
+ * own origin exactly (scheme, host and port as reached, or the configured public origin; a default
+ * port spelled out is the same origin) when it carries an `Origin`; a
  * `Sec-Fetch-Site` other than `same-origin` or `none` is refused on writes and on every `/api`
  * request; then the bearer token when one is configured. Clients that send neither header (curl,
  * scripts) pass on to the routes.
@@ -47,7 +48,7 @@ export function security(options: SecurityOptions): MiddlewareHandler {
       return errorResponse(c, new ApiError('forbidden', `Sec-Fetch-Site ${JSON.stringify(fetchSite)} is not allowed`))
     }
     const origin = c.req.header('origin')
-    if (writes && origin !== undefined && origin !== site.ownOrigin) {
+    if (writes && origin !== undefined && normalOrigin(origin) !== site.ownOrigin) {
       return errorResponse(c, new ApiError('forbidden', `origin ${JSON.stringify(origin)} is not allowed`))
     }
     if (token !== null) return token(c, next)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hostPolicy, isLoopbackBind, isLoopbackName, parseAuthority } from '../../src/server/authority.ts'
+import { hostPolicy, isLoopbackBind, isLoopbackName, normalOrigin, parseAuthority } from '../../src/server/authority.ts'
 
 describe('parseAuthority', () => {
   it.each([
@@ -93,5 +93,12 @@ describe('hostPolicy', () => {
     ['https://schedule.example.com/app', '--public-host "https://schedule.example.com/app" is not a host name or an http(s) origin'],
   ])('refuses the public host %s', (value, message) => {
     expect(() => hostPolicy(value)).toThrow(message)
+  })
+})
+
+describe('normalOrigin', () => {
+  it('names the origin of an Origin header with the default port dropped, and nothing for what is no http(s) origin', () => {
+    const values = ['https://schedule.example.com:443', 'http://LOCALHOST:80', 'http://[::1]:4280', 'https://x.example:80', 'http://127.0.0.1:4280/', 'null', 'file://', 'ftp://x.example', 'HTTP://x.example', 'http://a@x.example', 'http://x.example:0']
+    expect(values.map(normalOrigin)).toEqual(['https://schedule.example.com', 'http://localhost', 'http://[::1]:4280', 'https://x.example:80', null, null, null, null, null, null, null])
   })
 })

@@ -202,6 +202,69 @@ describe('strict Host parsing (SPEC 12.3)', () => {
   })
 })
 
+describe('same origin for writes (SPEC 12.3)', () => {
+  type OriginCase = { host: string; origin: string; status: number }
+  const allowed = (cases: [string, string, boolean][]): OriginCase[] => cases.map(([host, origin, ok]) => ({ host, origin, status: ok ? 202 : 403 }))
+
+  async function answers(publicHost: string | undefined, cases: OriginCase[]): Promise<OriginCase[]> {
+    const { server } = await start(publicHost === undefined ? {} : { publicHost })
+    const out: OriginCase[] = []
+    for (const { host, origin } of cases) {
+      const value = host.replaceAll('{port}', String(server.port))
+      const answer = await rawExchange(server.port, req(['POST /api/sessions/s/cancel HTTP/1.1', `Host: ${value}`, `Origin: ${origin.replaceAll('{port}', String(server.port))}`, 'Connection: close']))
+      out.push({ host, origin, status: answer.status ?? 0 })
+    }
+    return out
+  }
+
+  it('takes writes through a public origin from that origin only: its scheme, host and port, the default port spelled or not', async () => {
+    const cases = allowed([
+      ['schedule.example.com', 'https://schedule.example.com', true],
+      ['schedule.example.com', 'https://schedule.example.com:443', true],
+      ['schedule.example.com', 'https://schedule.example.com:8443', false],
+      ['schedule.example.com', 'https://schedule.example.com:4280', false],
+      ['schedule.example.com', 'http://schedule.example.com', false],
+      ['schedule.example.com', 'http://schedule.example.com:443', false],
+      ['schedule.example.com', 'https://schedule.example.com.', false],
+      ['schedule.example.com', 'https://schedule.example.com/', false],
+      ['schedule.example.com:8443', 'https://schedule.example.com:8443', false],
+      ['127.0.0.1:{port}', 'http://127.0.0.1:{port}', true],
+      ['127.0.0.1:{port}', 'https://schedule.example.com', false],
+    ])
+    expect(await answers('https://schedule.example.com', cases)).toEqual(cases)
+    const withPort = allowed([
+      ['schedule.example.com:8080', 'http://schedule.example.com:8080', true],
+      ['schedule.example.com', 'http://schedule.example.com:8080', true],
+      ['schedule.example.com:8080', 'http://schedule.example.com', false],
+      ['schedule.example.com', 'http://schedule.example.com:80', false],
+      ['schedule.example.com:9999', 'http://schedule.example.com:9999', false],
+    ])
+    expect(await answers('http://schedule.example.com:8080', withPort)).toEqual(withPort)
+  })
+
+  it('takes writes through a public name or loopback from the origin as reached, the default port spelled or not', async () => {
+    const named = allowed([
+      ['schedule.example.com', 'http://schedule.example.com', true],
+      ['schedule.example.com', 'http://schedule.example.com:80', true],
+      ['schedule.example.com:80', 'http://schedule.example.com', true],
+      ['schedule.example.com', 'http://schedule.example.com:8080', false],
+      ['schedule.example.com', 'https://schedule.example.com', false],
+      ['schedule.example.com:8080', 'http://schedule.example.com:8080', true],
+      ['schedule.example.com:8080', 'http://schedule.example.com', false],
+    ])
+    expect(await answers('schedule.example.com', named)).toEqual(named)
+    const loopback = allowed([
+      ['127.0.0.1:{port}', 'http://127.0.0.1:{port}', true],
+      ['127.0.0.1', 'http://127.0.0.1:80', true],
+      ['127.0.0.1:{port}', 'http://127.0.0.1', false],
+      ['127.0.0.1:{port}', 'http://localhost:{port}', false],
+      ['127.0.0.1:{port}', 'https://127.0.0.1:{port}', false],
+      ['127.0.0.1:{port}', 'http://127.0.0.1:1', false],
+    ])
+    expect(await answers(undefined, loopback)).toEqual(loopback)
+  })
+})
+
 const run = promisify(execFile)
 
 describe('curl-style clients (no Origin, no Sec-Fetch-Site)', () => {
