@@ -62,6 +62,18 @@ export function errorResponse(c: Context, error: ApiError): Response {
   )
 }
 
+/** A file path as errors name one (`open '/data/sessions/s.jsonl'`, `'/a' -> '/b'`), with the space before it. */
+const QUOTED_PATH = / ?(?:-> )?'\/[^']*'/g
+
+/**
+ * A store's message as a client may read it: without the file paths it names (the
+ * layout of the data directory), which the server's log keeps. `EIO: i/o error, write '/x'` says
+ * `EIO: i/o error, write`.
+ */
+export function withoutPaths(message: string): string {
+  return message.replace(QUOTED_PATH, '')
+}
+
 function retryAfterSeconds(ms: unknown): number {
   return Math.max(1, Math.ceil((typeof ms === 'number' ? ms : 1000) / 1000))
 }
@@ -78,18 +90,19 @@ export function scheduleApiError(error: Pick<ScheduleError, 'code' | 'message' |
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error
   if (isStoreError(error)) {
+    const message = withoutPaths(error.message)
     switch (error.code) {
       case 'unavailable':
-        return new ApiError('storage-unavailable', error.message, { retryAfterSeconds: retryAfterSeconds(error.details?.retryAfterMs) })
+        return new ApiError('storage-unavailable', message, { retryAfterSeconds: retryAfterSeconds(error.details?.retryAfterMs) })
       case 'corrupt':
-        return new ApiError('session-corrupt', `session cannot be opened: ${error.message}`, {
+        return new ApiError('session-corrupt', `session cannot be opened: ${message}`, {
           seq: error.details?.seq ?? -1,
-          reason: error.details?.reason ?? error.message,
+          reason: typeof error.details?.reason === 'string' ? withoutPaths(error.details.reason) : message,
         })
       case 'not-found':
-        return new ApiError('session-not-found', error.message)
+        return new ApiError('session-not-found', message)
       case 'conflict':
-        return new ApiError('session-conflict', error.message, error.details)
+        return new ApiError('session-conflict', message, error.details)
       default: {
         const never: never = error.code
         return new ApiError('internal', String(never))

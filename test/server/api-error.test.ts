@@ -25,4 +25,25 @@ describe('toApiError (SPEC 8)', () => {
       { status: 404, code: 'session-not-found', message: 'session s does not exist', details: { sessionId: 's' } },
     ])
   })
+
+  it('answers storage failures and corrupt sessions without the file paths the store names (its log keeps them)', () => {
+    const errno = Object.assign(new Error("EACCES: permission denied, open '/var/lib/schedule web/sessions/abc.jsonl'"), { code: 'EACCES' })
+    const answers = [
+      toApiError(new StoreError('unavailable', `storage for session abc is unavailable: ${errno.message}`, undefined, { cause: errno })),
+      toApiError(new StoreError('unavailable', "the sessions folder cannot be read: EIO: i/o error, rename '/srv/data/sessions/a.jsonl.1.tmp' -> '/srv/data/sessions/a.jsonl'")),
+      toApiError(new StoreError('unavailable', "storage for session abc is unavailable: session file '/srv/data/sessions/abc.jsonl' was replaced")),
+      toApiError(new StoreError('corrupt', "session file '/srv/data/sessions/abc.jsonl' is corrupt at seq 2: line is not valid JSON", { seq: 2, reason: 'line is not valid JSON' })),
+    ].map((e) => ({ status: e.status, code: e.code, message: e.message, details: e.details }))
+    expect(answers).toEqual([
+      { status: 503, code: 'storage-unavailable', message: 'storage for session abc is unavailable: EACCES: permission denied, open', details: { retryAfterSeconds: 1 } },
+      { status: 503, code: 'storage-unavailable', message: 'the sessions folder cannot be read: EIO: i/o error, rename', details: { retryAfterSeconds: 1 } },
+      { status: 503, code: 'storage-unavailable', message: 'storage for session abc is unavailable: session file was replaced', details: { retryAfterSeconds: 1 } },
+      {
+        status: 409,
+        code: 'session-corrupt',
+        message: 'session cannot be opened: session file is corrupt at seq 2: line is not valid JSON',
+        details: { seq: 2, reason: 'line is not valid JSON' },
+      },
+    ])
+  })
 })

@@ -192,7 +192,7 @@ describe('a repeated keyed message and the disk (SPEC 2.6)', () => {
     const { first, repeat, release } = await repeatWhileHeld(w, message.text)
     w.files.inject({ op: 'datasync', code: 'EIO', path: SESSION_FILE })
     release()
-    const failure = `storage for session s is unavailable: EIO: injected failure, datasync '${join(w.dir, 'sessions/s.jsonl')}'`
+    const failure = 'storage for session s is unavailable: EIO: injected failure, datasync'
     const unavailable = { status: 503, body: apiError('storage-unavailable', failure, { retryAfterSeconds: 1 }) }
     expect(await first.answer).toEqual(unavailable)
     expect(await repeat.answer).toEqual(unavailable)

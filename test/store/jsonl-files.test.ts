@@ -230,7 +230,7 @@ describe('JSONL store files (SPEC 2.5)', () => {
     // on the code before, the append was acknowledged: the file read seq 0 then 2, and event 1, served already, was lost
     await expect(writer.barrier()).rejects.toMatchObject({
       code: 'unavailable',
-      message: expect.stringContaining(`session file ${path} was changed by another writer`),
+      message: expect.stringContaining(`session file '${path}' was changed by another writer`),
     })
     const changed = header + line(userEvent(0)) + line(long)
     expect(await readFile(path, 'utf8')).toBe(changed)
@@ -274,7 +274,7 @@ describe('corrupt verdicts (SPEC 2.5)', () => {
     const good = line(HEADER) + line(userEvent(0)) + line(userEvent(1))
     await mkdir(join(dir, 'sessions'), { recursive: true })
     await writeFile(path, `${good}{"seq":2,\n${line(userEvent(3))}`)
-    const verdict = { code: 'corrupt', message: `session file ${path} is corrupt at seq 2: line is not valid JSON` }
+    const verdict = { code: 'corrupt', message: `session file '${path}' is corrupt at seq 2: line is not valid JSON` }
     const first = counting('k1')
     await expect(store.scanSession('x', first.visitor)).rejects.toMatchObject(verdict)
     expect(first.seen()).toBe(2)

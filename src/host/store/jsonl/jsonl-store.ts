@@ -310,7 +310,7 @@ export class JsonlStore implements Store {
       }
       const opened = await writer.stat()
       if (opened.dev !== info.dev || opened.ino !== info.ino) {
-        throw storageUnavailable(id, new Error(`session file ${path} was replaced while it was opened`))
+        throw storageUnavailable(id, new Error(`session file '${path}' was replaced while it was opened`))
       }
       if (scanned.tornBytes > 0) {
         try {

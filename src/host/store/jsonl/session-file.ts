@@ -12,7 +12,7 @@ const CHUNK_BYTES = 1 << 20
 
 /** A corrupt-file error: `seq` is -1 for the header, else the seq of the line that does not decode. */
 export function corruptFile(path: string, seq: number, reason: string): StoreError {
-  return new StoreError('corrupt', `session file ${path} is corrupt at seq ${seq}: ${reason}`, { seq, reason })
+  return new StoreError('corrupt', `session file '${path}' is corrupt at seq ${seq}: ${reason}`, { seq, reason })
 }
 
 function kindOf(info: Stats): string {
@@ -40,11 +40,11 @@ export async function openForReading(files: FileLayer, path: string): Promise<{ 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new StoreError('not-found', `session file ${path} does not exist`)
+      throw new StoreError('not-found', `session file '${path}' does not exist`)
     }
     if (code === 'ELOOP') throw corruptFile(path, -1, 'not a regular file (a symbolic link)')
     if (code === 'ENXIO') throw corruptFile(path, -1, 'not a regular file (a socket)')
-    throw new StoreError('unavailable', `session file ${path} cannot be read: ${(error as Error).message}`, undefined, {
+    throw new StoreError('unavailable', `session file '${path}' cannot be read: ${(error as Error).message}`, undefined, {
       cause: error,
     })
   }
@@ -56,7 +56,7 @@ export async function openForReading(files: FileLayer, path: string): Promise<{ 
   }
   if (info.size === 0) {
     await handle.close()
-    throw new StoreError('not-found', `session file ${path} is empty (its creation never completed)`)
+    throw new StoreError('not-found', `session file '${path}' is empty (its creation never completed)`)
   }
   return { handle, info }
 }

@@ -214,11 +214,11 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
     try {
       atPath = this.files.lstatSync(this.path)
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`session file ${this.path} was deleted`)
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`session file '${this.path}' was deleted`)
       throw error
     }
-    if (atPath.dev !== this.dev || atPath.ino !== this.ino) throw new Error(`session file ${this.path} was replaced`)
-    if (atPath.size !== bytes) throw new Error(`session file ${this.path} was changed by another writer: ${atPath.size} bytes where ${bytes} were written`)
+    if (atPath.dev !== this.dev || atPath.ino !== this.ino) throw new Error(`session file '${this.path}' was replaced`)
+    if (atPath.size !== bytes) throw new Error(`session file '${this.path}' was changed by another writer: ${atPath.size} bytes where ${bytes} were written`)
     return identityOf(atPath)
   }
 
