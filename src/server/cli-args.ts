@@ -10,6 +10,8 @@ export type ServeOptions = {
   refreshIntervalMs?: number
   timeZone?: string
   token?: string
+  /** A file holding the token (read at start, one trailing newline dropped), so that it shows neither in `ps` nor in the environment. */
+  tokenFile?: string
   publicHost?: string
   modelDelayMs?: number
   modelTimeoutMs?: number
@@ -38,14 +40,14 @@ export type Command =
 /** Usage text of the CLI. */
 export const USAGE = `usage:
   serve [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--replica-id NAME] [--lease-ms N] [--model offline|openai:<model>|script:<file>]
-        [--refresh-interval-ms N] [--time-zone ZONE] [--token T] [--public-host NAME|ORIGIN]
+        [--refresh-interval-ms N] [--time-zone ZONE] [--token T | --token-file PATH] [--public-host NAME|ORIGIN]
         [--model-delay-ms N] [--model-timeout-ms N] [--max-connections N] [--max-open-sessions N] [--no-build]
   check <session.jsonl|dir>...
   check --database-url URL [sessionId...]
   export --database-url URL [--data-dir DIR] [sessionId...]   (PostgreSQL → JSONL files)
   import --database-url URL [--data-dir DIR] [sessionId...]   (JSONL files → PostgreSQL)
   db [--data-dir DIR] [--port N]                              (embedded PostgreSQL for development)
-DATABASE_URL stands in for --database-url of serve, export and import.`
+DATABASE_URL stands in for --database-url of serve, export and import; SCHEDULE_WEB_TOKEN for --token.`
 
 /** Default data directory of `npm run db`. */
 export const DEFAULT_DB_DIR = './.data/postgres'
@@ -64,6 +66,7 @@ const SERVE_OPTIONS = {
   'refresh-interval-ms': { type: 'string' },
   'time-zone': { type: 'string' },
   token: { type: 'string' },
+  'token-file': { type: 'string' },
   'public-host': { type: 'string' },
   'model-delay-ms': { type: 'string' },
   'model-timeout-ms': { type: 'string' },
@@ -145,6 +148,9 @@ function applyFlag(options: ServeOptions, flag: ServeFlag, rawName: string, valu
       return
     case 'token':
       options.token = text()
+      return
+    case 'token-file':
+      options.tokenFile = text()
       return
     case 'public-host':
       options.publicHost = text()
@@ -273,6 +279,11 @@ function serveOptions(tokens: readonly Token[], env: NodeJS.ProcessEnv): ServeOp
       throw new Error(`unknown option ${token.rawName}\n${USAGE}`)
     }
     applyFlag(options, token.name, token.rawName, valueOf(token))
+  }
+  if (options.tokenFile !== undefined) {
+    if (tokens.some((t) => t.kind === 'option' && t.name === 'token')) throw new Error('give --token or --token-file, not both')
+    // the file named on the command line wins over SCHEDULE_WEB_TOKEN, as every flag wins over the environment
+    delete options.token
   }
   return options
 }

@@ -12,6 +12,7 @@ import { EmbeddedDatabase } from './embedded-database.ts'
 import { ensureOverlayBuilt } from './overlay-build.ts'
 import { assertSafeToStart, listen } from './serve.ts'
 import { descriptorLimit, openSessionCap } from './connection-cap.ts'
+import { readTokenFile } from './token.ts'
 import { transferSessions } from './transfer.ts'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -38,6 +39,7 @@ async function main(): Promise<number> {
       return runDatabase(command.dataDir, command.port)
     case 'serve': {
       const o = command.options
+      if (o.tokenFile !== undefined) o.token = await readTokenFile(o.tokenFile)
       assertSafeToStart({
         bindHost: o.host,
         ...(o.token === undefined ? {} : { token: o.token }),
@@ -92,7 +94,7 @@ async function main(): Promise<number> {
 
 /** The startup warning of a public host served without a token (SPEC 12.3 requires one only off loopback, but a proxy in front of loopback opens the API to whoever reaches the proxy). */
 function publicWithoutToken(publicHost: string): string {
-  return `warning: ${publicHost} is served without a token: anyone who reaches it can read and write every Session (set --token or SCHEDULE_WEB_TOKEN)`
+  return `warning: ${publicHost} is served without a token: anyone who reaches it can read and write every Session (set --token, --token-file or SCHEDULE_WEB_TOKEN)`
 }
 
 /** `export` (PostgreSQL → JSONL files) or `import` (JSONL files → PostgreSQL). */

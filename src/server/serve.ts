@@ -157,10 +157,10 @@ export function assertSafeToStart(options: { bindHost: string; token?: string; p
   const { bindHost, token } = options
   if (token !== undefined) {
     const weakness = tokenWeakness(token)
-    if (weakness !== null) throw new Error(`refusing to start: ${weakness} (--token or SCHEDULE_WEB_TOKEN)`)
+    if (weakness !== null) throw new Error(`refusing to start: ${weakness} (--token, --token-file or SCHEDULE_WEB_TOKEN)`)
   }
   if (!isLoopbackBind(bindHost) && token === undefined) {
-    throw new Error(`refusing to bind to ${bindHost} without a token (--token or SCHEDULE_WEB_TOKEN)`)
+    throw new Error(`refusing to bind to ${bindHost} without a token (--token, --token-file or SCHEDULE_WEB_TOKEN)`)
   }
   hostPolicy(options.publicHost)
 }

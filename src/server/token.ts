@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import type { Context, MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import type { ApiErrorBody } from '../protocol/index.ts'
@@ -14,6 +15,17 @@ export function tokenWeakness(token: string): string | null {
   if (token.length < MIN_TOKEN_LENGTH) return `the token must have at least ${MIN_TOKEN_LENGTH} characters (it has ${token.length})`
   if (!TOKEN68.test(token)) return 'the token may only contain letters, digits and - . _ ~ + / (then = padding)'
   return null
+}
+
+/** The token in a `--token-file`: its text less one trailing newline (as `echo` and editors leave it); anything else in it is the token, and judged as one. */
+export async function readTokenFile(path: string): Promise<string> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new Error(`refusing to start: --token-file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
+  }
+  return text.replace(/\r?\n$/, '')
 }
 
 function digest(value: string): Buffer {

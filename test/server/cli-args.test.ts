@@ -58,6 +58,13 @@ describe('parseArgs: serve', () => {
     expect(parseArgs([], { SCHEDULE_WEB_TOKEN: ' ' })).toEqual({ kind: 'serve', options: { ...DEFAULTS, token: ' ' } })
   })
 
+  it('takes --token-file instead of --token, over SCHEDULE_WEB_TOKEN, and never beside --token', () => {
+    expect(parseArgs(['--token-file', '/run/secrets/token'], {})).toEqual({ kind: 'serve', options: { ...DEFAULTS, tokenFile: '/run/secrets/token' } })
+    expect(parseArgs(['--token-file=/run/secrets/token'], { SCHEDULE_WEB_TOKEN: 'kV9s-2Qx_7bLm.Tz' })).toEqual({ kind: 'serve', options: { ...DEFAULTS, tokenFile: '/run/secrets/token' } })
+    expect(() => parseArgs(['--token', 'kV9s-2Qx_7bLm.Tz', '--token-file', '/run/secrets/token'], {})).toThrow('give --token or --token-file, not both')
+    expect(() => parseArgs(['--token-file'], {})).toThrow('--token-file needs a value')
+  })
+
   it('takes a value that looks like a flag when one is required (as `--flag value` always did)', () => {
     expect(parseArgs(['--token', '--abcdefghijklmnop'], {})).toEqual({ kind: 'serve', options: { ...DEFAULTS, token: '--abcdefghijklmnop' } })
     expect(parseArgs(['--data-dir=--no-build'], {})).toEqual({ kind: 'serve', options: { ...DEFAULTS, dataDir: '--no-build' } })

@@ -198,13 +198,13 @@ describe('CLI serve, kill -9 and check', () => {
 describe('CLI serve refuses weak tokens (SPEC 12.3)', () => {
   const port = ['serve', '--port', '0', '--no-build']
   it.each([
-    ['a short --token', [...port, '--token', 's3cret'], {}, 'refusing to start: the token must have at least 16 characters (it has 6) (--token or SCHEDULE_WEB_TOKEN)'],
-    ['a blank SCHEDULE_WEB_TOKEN on 0.0.0.0', [...port, '--host', '0.0.0.0'], { SCHEDULE_WEB_TOKEN: ' ' }, 'refusing to start: the token must not contain spaces (--token or SCHEDULE_WEB_TOKEN)'],
-    ['16 spaces', [...port, '--host', '0.0.0.0', '--token', ' '.repeat(16)], {}, 'refusing to start: the token must not contain spaces (--token or SCHEDULE_WEB_TOKEN)'],
-    ['a pass phrase with spaces', [...port, '--token', 'correct horse battery staple'], {}, 'refusing to start: the token must not contain spaces (--token or SCHEDULE_WEB_TOKEN)'],
-    ['15 characters', [...port, '--token', 'a'.repeat(15)], {}, 'refusing to start: the token must have at least 16 characters (it has 15) (--token or SCHEDULE_WEB_TOKEN)'],
-    ['an empty --token', [...port, '--token', ''], {}, 'refusing to start: the token must have at least 16 characters (it has 0) (--token or SCHEDULE_WEB_TOKEN)'],
-    ['no token on 0.0.0.0', [...port, '--host', '0.0.0.0'], {}, 'refusing to bind to 0.0.0.0 without a token (--token or SCHEDULE_WEB_TOKEN)'],
+    ['a short --token', [...port, '--token', 's3cret'], {}, 'refusing to start: the token must have at least 16 characters (it has 6) (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    ['a blank SCHEDULE_WEB_TOKEN on 0.0.0.0', [...port, '--host', '0.0.0.0'], { SCHEDULE_WEB_TOKEN: ' ' }, 'refusing to start: the token must not contain spaces (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    ['16 spaces', [...port, '--host', '0.0.0.0', '--token', ' '.repeat(16)], {}, 'refusing to start: the token must not contain spaces (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    ['a pass phrase with spaces', [...port, '--token', 'correct horse battery staple'], {}, 'refusing to start: the token must not contain spaces (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    ['15 characters', [...port, '--token', 'a'.repeat(15)], {}, 'refusing to start: the token must have at least 16 characters (it has 15) (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    ['an empty --token', [...port, '--token', ''], {}, 'refusing to start: the token must have at least 16 characters (it has 0) (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    ['no token on 0.0.0.0', [...port, '--host', '0.0.0.0'], {}, 'refusing to bind to 0.0.0.0 without a token (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
   ])('exits 2 with one line for %s, before touching the data dir', async (_label, args, env, message) => {
     const dir = await tempDir()
     const result = await run([...args, '--data-dir', join(dir, 'data')], env)
@@ -224,10 +224,33 @@ describe('CLI serve refuses weak tokens (SPEC 12.3)', () => {
     await running.exited
   })
 
+  it('reads the token from --token-file, so that it shows neither in ps nor in the environment, and refuses a file it cannot read', async () => {
+    const dir = await tempDir()
+    await writeFile(join(dir, 'token'), 'kV9s-2Qx_7bLm.Tz\n')
+    const running = await serve(join(dir, 'data'), ['--token-file', join(dir, 'token')])
+    expect((await fetch(`${running.url}/api/sessions`)).status).toBe(401)
+    expect((await fetch(`${running.url}/api/sessions`, { headers: { authorization: 'Bearer kV9s-2Qx_7bLm.Tz' } })).status).toBe(200)
+    expect(running.stderr()).toBe('')
+    running.child.kill('SIGTERM')
+    await running.exited
+    const missing = join(dir, 'missing')
+    expect(await run(['serve', '--port', '0', '--no-build', '--data-dir', join(dir, 'other'), '--token-file', missing])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `refusing to start: --token-file ${missing} cannot be read (ENOENT)\n`,
+    })
+    await writeFile(join(dir, 'weak'), 's3cret\n')
+    expect(await run(['serve', '--port', '0', '--no-build', '--data-dir', join(dir, 'other'), '--host', '0.0.0.0', '--token-file', join(dir, 'weak')])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'refusing to start: the token must have at least 16 characters (it has 6) (--token, --token-file or SCHEDULE_WEB_TOKEN)\n',
+    })
+  })
+
   it('warns on stderr when it serves a public host on loopback without a token, and is quiet with one', async () => {
     const open = await serve(await tempDir(), ['--public-host', 'https://schedule.example.com'])
     await expect.poll(open.stderr).toBe(
-      'warning: https://schedule.example.com is served without a token: anyone who reaches it can read and write every Session (set --token or SCHEDULE_WEB_TOKEN)\n',
+      'warning: https://schedule.example.com is served without a token: anyone who reaches it can read and write every Session (set --token, --token-file or SCHEDULE_WEB_TOKEN)\n',
     )
     expect((await fetch(`${open.url}/api/sessions`)).status).toBe(200)
     const guarded = await serve(await tempDir(), ['--public-host', 'https://schedule.example.com', '--token', 'kV9s-2Qx_7bLm.Tz'])

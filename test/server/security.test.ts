@@ -333,10 +333,10 @@ describe('static overlay', () => {
 
 describe('starting up', () => {
   it.each([
-    [{ bindHost: '127.0.0.1', token: 's3cret' }, 'refusing to start: the token must have at least 16 characters (it has 6) (--token or SCHEDULE_WEB_TOKEN)'],
-    [{ bindHost: '0.0.0.0', token: ' ' }, 'refusing to start: the token must not contain spaces (--token or SCHEDULE_WEB_TOKEN)'],
-    [{ bindHost: '0.0.0.0', token: '' }, 'refusing to start: the token must have at least 16 characters (it has 0) (--token or SCHEDULE_WEB_TOKEN)'],
-    [{ bindHost: '0.0.0.0' }, 'refusing to bind to 0.0.0.0 without a token (--token or SCHEDULE_WEB_TOKEN)'],
+    [{ bindHost: '127.0.0.1', token: 's3cret' }, 'refusing to start: the token must have at least 16 characters (it has 6) (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    [{ bindHost: '0.0.0.0', token: ' ' }, 'refusing to start: the token must not contain spaces (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    [{ bindHost: '0.0.0.0', token: '' }, 'refusing to start: the token must have at least 16 characters (it has 0) (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    [{ bindHost: '0.0.0.0' }, 'refusing to bind to 0.0.0.0 without a token (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
     [{ bindHost: '127.0.0.1', publicHost: 'a b' }, '--public-host "a b" is not a host name or address'],
   ])('refuses %j', async (options, message) => {
     const host = await composeHost({ dataDir: await tempDir(), model: new ScriptedModel(), log: () => undefined })

@@ -180,9 +180,9 @@ describe('listen', () => {
   })
 
   it.each([
-    ['0.0.0.0', 'refusing to bind to 0.0.0.0 without a token (--token or SCHEDULE_WEB_TOKEN)'],
-    ['::', 'refusing to bind to :: without a token (--token or SCHEDULE_WEB_TOKEN)'],
-    ['192.168.1.10', 'refusing to bind to 192.168.1.10 without a token (--token or SCHEDULE_WEB_TOKEN)'],
+    ['0.0.0.0', 'refusing to bind to 0.0.0.0 without a token (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    ['::', 'refusing to bind to :: without a token (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
+    ['192.168.1.10', 'refusing to bind to 192.168.1.10 without a token (--token, --token-file or SCHEDULE_WEB_TOKEN)'],
   ])('refuses to bind to %s without a token', async (bindHost, message) => {
     const host = await composeHost({ dataDir: await tempDir(), model: new ScriptedModel(), log: () => undefined })
     await expect(listen({ host, bindHost, port: 0 })).rejects.toThrow(message)

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { tokenMatches, tokenWeakness } from '../../src/server/token.ts'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { readTokenFile, tokenMatches, tokenWeakness } from '../../src/server/token.ts'
+import { tempDir } from '../support/temp-dir.ts'
 
 describe('tokenWeakness', () => {
   it.each([
@@ -30,5 +33,24 @@ describe('tokenMatches', () => {
     for (const other of ['', ' ', 'kV9s-2Qx_7bLm.T', 'kV9s-2Qx_7bLm.Tzz', 'KV9s-2Qx_7bLm.Tz', `${token} `, 'x'.repeat(10_000)]) {
       expect(tokenMatches(other, token)).toBe(false)
     }
+  })
+})
+
+describe('readTokenFile', () => {
+  it('reads the token less one trailing newline, and keeps anything else for tokenWeakness to judge', async () => {
+    const dir = await tempDir()
+    const contents = ['kV9s-2Qx_7bLm.Tz', 'kV9s-2Qx_7bLm.Tz\n', 'kV9s-2Qx_7bLm.Tz\r\n', 'kV9s-2Qx_7bLm.Tz\n\n', ' kV9s-2Qx_7bLm.Tz\n']
+    const read: string[] = []
+    for (const [i, text] of contents.entries()) {
+      await writeFile(join(dir, `t${i}`), text)
+      read.push(await readTokenFile(join(dir, `t${i}`)))
+    }
+    expect(read).toEqual(['kV9s-2Qx_7bLm.Tz', 'kV9s-2Qx_7bLm.Tz', 'kV9s-2Qx_7bLm.Tz', 'kV9s-2Qx_7bLm.Tz\n', ' kV9s-2Qx_7bLm.Tz'])
+    expect(read.map(tokenWeakness)).toEqual([null, null, null, 'the token must not contain spaces', 'the token must not contain spaces'])
+  })
+
+  it('refuses to start on a file it cannot read, naming it', async () => {
+    const missing = join(await tempDir(), 'none')
+    await expect(readTokenFile(missing)).rejects.toThrow(`refusing to start: --token-file ${missing} cannot be read (ENOENT)`)
   })
 })
