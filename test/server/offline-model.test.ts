@@ -166,6 +166,22 @@ const PHRASINGS: [string, Intent][] = [
   ['tonight at 8 take out the trash', { kind: 'create', args: { prompt: 'take out the trash', at: { date: '2026-07-15', time: '20:00:00' } } }],
   ['every weekday at 08:30 check email', { kind: 'create', args: { prompt: 'check email', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
   ['every weekday at 8:30 stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['every weekday 8:30 stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['every weekday at 8:30: stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['weekdays at 8:30 stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['stand-up every weekday at 8:30', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['stand-up, every weekday at 8:30.', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['on weekdays 8:30am stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['every day 9:00 vitamins', { kind: 'create', args: { prompt: 'vitamins', rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0' } }],
+  ['every Monday 3 laps', { kind: 'create', args: { prompt: '3 laps', rrule: 'FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0' } }],
+  ['weekends at 10 call grandma', { kind: 'create', args: { prompt: 'call grandma', rrule: 'FREQ=WEEKLY;BYDAY=SA,SU;BYHOUR=10;BYMINUTE=0' } }],
+  ['remind me tomorrow at 9 to plan the weekends', { kind: 'create', args: { prompt: 'plan the weekends', at: { date: '2026-07-16', time: '09:00:00' } } }],
+  ['gym on Mondays and Thursdays at 18:00', { kind: 'create', args: { prompt: 'gym', rrule: 'FREQ=WEEKLY;BYDAY=MO,TH;BYHOUR=18;BYMINUTE=0' } }],
+  ['call mum every Sunday at 6pm in London', { kind: 'create', args: { prompt: 'call mum', rrule: 'FREQ=WEEKLY;BYDAY=SU;BYHOUR=18;BYMINUTE=0', time_zone: 'Europe/London' } }],
+  ['tomorrow at 9: call mum', { kind: 'create', args: { prompt: 'call mum', at: { date: '2026-07-16', time: '09:00:00' } } }],
+  ['I run every day at 7', { kind: 'none' }],
+  ['the stand-up is every weekday at 9', { kind: 'none' }],
+  ['stand-up every weekday', { kind: 'none' }],
   ['on the 1st of every month at 9 pay rent', { kind: 'create', args: { prompt: 'pay rent', rrule: 'FREQ=MONTHLY;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0' } }],
   ['on the last day of every month at 18:00 close books', { kind: 'create', args: { prompt: 'close books', rrule: 'FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=18;BYMINUTE=0' } }],
   ['on the 1st of every month I get paid', { kind: 'none' }],
@@ -427,6 +443,15 @@ describe('offline model confirmations in local words', () => {
     )
     expect(await say('snooze schedule-2 for 15 minutes')).toBe('Snoozed: "pay rent" comes back today at 08:15 in Berlin (schedule-4).')
     expect(await say('snooze schedule-1 5 min')).toBe('Snoozed: "check email" comes back today at 08:05 in Berlin (schedule-5).')
+    await host.close()
+  })
+
+  it('sets the same weekday series whether the time is said with "at" or not, with a colon after it, or after what it is for', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    const phrases = ['every weekday at 8:30 stand-up', 'every weekday 8:30 stand-up', 'every weekday at 8:30: stand-up', 'weekdays at 8:30 stand-up', 'stand-up every weekday at 8:30']
+    const answers = []
+    for (const phrase of phrases) answers.push(await say(phrase))
+    expect(answers).toEqual(phrases.map((_, i) => `Done: reminder schedule-${i + 1} "stand-up" is set for weekdays at 08:30 in Berlin; the next is today at 08:30 in Berlin.`))
     await host.close()
   })
 
