@@ -327,6 +327,75 @@ describe('offline model through the API', () => {
     await host.close()
   })
 
+  it('snoozes the occurrence of two reminders with the same words that came due last, and never moves a reminder of its own or the other one\'s snooze', async () => {
+    const { host, app, post, session, clock, timers } = await setup()
+    const say = async (text: string) => {
+      const from = session.events().length
+      await post('/api/sessions/berlin/messages', { text, clientTimeZone: 'Europe/Berlin' })
+      await settle(session)
+      const since = session.events().slice(from)
+      return { calls: since.flatMap((e) => (e.type === 'tool/call' ? [[e.data.name, e.data.arguments]] : [])), said: assistantTexts(since) }
+    }
+    // two "stretch" reminders made in the overlay, due at 08:01 and 08:02
+    expect((await post('/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 60 })).status).toBe(201)
+    expect((await post('/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 120 })).status).toBe(201)
+    for (const due of [1, 2]) {
+      clock.advance(60_000)
+      timers.fireAll()
+      await waitFor(session, (events) => assistantTexts(events).length === due)
+      await settle(session)
+    }
+    expect(assistantTexts(session.events())).toEqual(['Reminder: stretch', 'Reminder: stretch'])
+    // a new reminder with the same words, made after both came due, is not a snooze of either
+    expect((await say('remind me in 20 minutes to stretch')).said).toEqual(['Done: reminder schedule-3 "stretch" is set for today at 08:22 in Berlin.'])
+    expect(await say('snooze stretch 10 min')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_create', '{"prompt":"stretch","after_seconds":600}'],
+      ],
+      said: ['Snoozed: "stretch" comes back today at 08:12 in Berlin (schedule-4).'],
+    })
+    clock.advance(60_000)
+    // the first one's occurrence gets a snooze of its own: schedule-4 snoozes the second's
+    expect(await say('snooze schedule-1 5 min')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_create', '{"prompt":"stretch","after_seconds":300}'],
+      ],
+      said: ['Snoozed: "stretch" comes back today at 08:08 in Berlin (schedule-5).'],
+    })
+    clock.advance(60_000)
+    // said again, the snooze of the occurrence that came due last is moved
+    expect(await say('snooze stretch 15 min')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_update', '{"id":"schedule-4","after_seconds":900}'],
+      ],
+      said: ['Snoozed: "stretch" comes back today at 08:19 in Berlin (schedule-4).'],
+    })
+    expect(await say('snooze the stretch reminder for 2 minutes')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_update', '{"id":"schedule-4","after_seconds":120}'],
+      ],
+      said: ['Snoozed: "stretch" comes back today at 08:06 in Berlin (schedule-4).'],
+    })
+    expect(await say('snooze schedule-1 for 30 minutes')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_update', '{"id":"schedule-5","after_seconds":1800}'],
+      ],
+      said: ['Snoozed: "stretch" comes back today at 08:34 in Berlin (schedule-5).'],
+    })
+    const { schedules } = (await (await app.request('/api/sessions/berlin/schedules')).json()) as { schedules: { id: string; prompt: string; scheduledAt: string }[] }
+    expect(schedules.map((s) => [s.id, s.prompt, s.scheduledAt])).toEqual([
+      ['schedule-3', 'stretch', '2026-07-15T06:22:00.000Z'],
+      ['schedule-4', 'stretch', '2026-07-15T06:06:00.000Z'],
+      ['schedule-5', 'stretch', '2026-07-15T06:34:00.000Z'],
+    ])
+    await host.close()
+  })
+
   it('asks which zone is meant when the browser is in another zone, and creates nothing', async () => {
     const { host, app, post, session } = await setup()
     await post('/api/sessions/berlin/messages', { text: 'remind me at 08:30 to stretch', clientTimeZone: 'America/New_York' })
