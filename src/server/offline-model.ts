@@ -1,6 +1,6 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, Clock } from '../host/index.ts'
 import { abortableDelay, systemClock } from '../host/index.ts'
-import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, wallClockAt, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace } from '../protocol/index.ts'
+import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, wallClockAt, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace, PLAIN_RULE_FORMS, type RuleForms } from '../protocol/index.ts'
 import { localTimeWords, MONTH_NAMES, nextDateOf, todayIn, WEEKDAY_NAMES, wallTimeWords } from './local-words.ts'
 import { DEFAULT_PROMPT, parseIntent, placeZone, type Intent } from './offline-intent.ts'
 
@@ -41,6 +41,24 @@ type ToolOutcome = { name: string; args: string; text: string; isError: boolean 
 type View = Record<string, unknown>
 
 /**
+ * A rule's times, yearly date and end in the words of the model's other answers: `08:30`, `3 March`, `31 December 2026`,
+ * an end instant on the wall clock of the reminder's zone (`31 December 2026 at 18:00`, the zone's place said after the
+ * rule), never a bare UTC instant. Times are on the 24-hour clock in every answer: a model request carries text alone
+ * and a reading names zones, not the person's locale, so no answer can follow the browser's hour cycle.
+ */
+function answerRuleForms(zone: string | null): RuleForms {
+  const date = (year: number, month: number, day: number) => `${day} ${MONTH_NAMES[month - 1]} ${year}`
+  return {
+    ...PLAIN_RULE_FORMS,
+    date,
+    instant: (epochMs) => {
+      const wall = wallClockAt(zone ?? 'UTC', epochMs)
+      return `${date(wall.year, wall.month, wall.day)} at ${PLAIN_RULE_FORMS.time(wall.hour, wall.minute)}${zone === null ? ' UTC' : ''}`
+    },
+  }
+}
+
+/**
  * When a reminder is due, in local words from `scheduledAtLocal` (never a bare UTC instant): a one-off one by its local time (`set for Friday at 18:00 in Berlin`, listed as
  * `on Friday at 18:00 in Berlin`), a series by its rule and the next occurrence (`weekdays at 08:30 in Berlin; the
  * next is today at 08:30 in Berlin`).
@@ -50,7 +68,8 @@ function whenWords(view: View, nowMs: number, after: 'set for' | 'listed'): stri
   const nextLocal = local(true)
   const next = nextLocal === null ? '' : `; the next is ${nextLocal}`
   if (view.kind === 'calendar' && typeof view.rrule === 'string') {
-    const rule = typeof view.starts === 'string' ? describeRrule(view.rrule, view.starts) : null
+    const zone = typeof view.timeZone === 'string' && canonicalTimeZone(view.timeZone) !== null ? view.timeZone : null
+    const rule = typeof view.starts === 'string' ? describeRrule(view.rrule, view.starts, answerRuleForms(zone)) : null
     const place = typeof view.timeZone === 'string' ? ` in ${zonePlace(view.timeZone)}` : ''
     // "set for every month on the 1st", not "set for monthly on the 1st"
     const words = rule === null ? view.rrule : (rule.charAt(0).toLowerCase() + rule.slice(1)).replace(/^monthly /, 'every month ').replace(/^yearly /, 'every year ')

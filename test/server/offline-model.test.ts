@@ -482,6 +482,23 @@ describe('offline model confirmations in local words', () => {
     await host.close()
   })
 
+  it('says the end of a series in the words of its other times, an end instant on the zone\'s 24-hour clock, never a bare UTC instant or date', async () => {
+    const { host, say, post } = await session('America/New_York', '2026-07-15T06:00:00Z')
+    for (const rrule of ['FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=14;BYMINUTE=30;UNTIL=20261231', 'FREQ=DAILY;BYHOUR=14;BYMINUTE=30;UNTIL=20261231T230000Z']) {
+      expect((await post('/api/sessions/s/schedules', { prompt: 'stretch', rrule, time_zone: 'America/New_York' })).status).toBe(201)
+    }
+    expect(await say('list reminders')).toBe(
+      [
+        'Your reminders:',
+        '- schedule-1: "stretch" weekdays at 14:30, until 31 December 2026 in New York; the next is today at 14:30 in New York',
+        '- schedule-2: "stretch" every day at 14:30, until 31 December 2026 at 18:00 in New York; the next is today at 14:30 in New York',
+      ].join('\n'),
+    )
+    // a time said on the 12-hour clock is confirmed on the 24-hour one, as every other time the model says
+    expect(await say('remind me at 2:30pm to call the bank')).toBe('Done: reminder schedule-3 "call the bank" is set for today at 14:30 in New York.')
+    await host.close()
+  })
+
   it('confirms "remind me at 07:45 tomorrow to feed the cat" in Chatham with 07:45 and the place, never a Z instant', async () => {
     const { host, say } = await session('Pacific/Chatham', '2026-11-30T20:00:00Z')
     const answer = await say('remind me at 07:45 tomorrow to feed the cat')
