@@ -43,7 +43,8 @@ const UNIT_SECONDS: Record<string, number> = { second: 1, sec: 1, minute: 60, mi
 const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
 const WEEKDAY_CODES = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
 const WEEKDAY = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?'
-const CLOCK = '(\\d{1,2})(?::(\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?'
+/** A time of day: `9`, `9:30`, `9.30` (as written in Britain), each with am/pm or not. */
+const CLOCK = '(\\d{1,2})(?:[:.](\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?'
 const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?'
 const ORDINAL = '(\\d{1,2})(?:st|nd|rd|th)?'
 /** "2 September", "the 2nd of Sept", "September 2nd", each with an optional year ("2 Sep 2027", "Sep 2, 2027"). */
@@ -253,9 +254,9 @@ function ruleDays(text: string): { days: RuleDays; rest: string; said: string; a
   }
   match = new RegExp(`\\b(?:every|each)\\s+other\\s+${WEEKDAY_LIST}${PART_OF_DAY}\\b`, 'i').exec(text)
   if (match !== null) return found(match, plain('WEEKLY', { interval: 2, byDay: weekdayCodes(match[0]), part: match[4] ?? null }))
-  // "every 2 days" is a period (every_seconds) unless a time of day is said with it
-  match = new RegExp(`\\b(?:every|each)\\s+${INTERVAL}\\s+days\\b`, 'i').exec(text)
-  if (match !== null) return found(match, plain('DAILY', { interval: intervalOf(match[1]), needsClock: true }))
+  // "every 2 days" is a period (every_seconds) unless a time of day is said with it; "every other day" is a series
+  match = new RegExp(`\\b(?:every|each)\\s+(?:(other)\\s+day|${INTERVAL}\\s+days)\\b`, 'i').exec(text)
+  if (match !== null) return found(match, plain('DAILY', { interval: intervalOf(match[1] ?? match[2]), needsClock: match[1] === undefined }))
   match = /\b(?:every|each)\s+(?:single\s+)?(day|morning|afternoon|evening|night)\b|\bdaily\b|\bnightly\b/i.exec(text)
   if (match !== null) {
     const word = (match[1] ?? match[0]).toLowerCase()
@@ -412,7 +413,7 @@ const FOR_CLOCK = /(?:\bfor\s+|\b)(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)
  * Times said that could not be read or set ("at 25:00", "for 6", "9:75pm", "25:00"): kept out of what to be reminded
  * of. A time of day that is one, said without a preposition, stays ("the 18:30 train").
  */
-const TIME_LIKE = /\b(?:at|for|by|around)\s+\d{1,2}(?::\d{2})*(?:\s*(?:am|pm|a\.m\.|p\.m\.))?|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b/gi
+const TIME_LIKE = /\b(?:at|for|by|around)\s+\d{1,2}(?:[:.]\d{2})*(?:\s*(?:am|pm|a\.m\.|p\.m\.))?|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b/gi
 
 /** A text without the times in it that `TIME_LIKE` names. */
 function withoutTimes(text: string): string {
@@ -613,21 +614,24 @@ const TIME_FIRST = new RegExp(
  * Thursdays at 18:00"): at each of its first words.
  */
 const RULE_LAST = /(?<=\S)[\s,;:–—-]+(?=(?:every|each|daily|nightly|weekdays|weekends|on\s+(?:weekdays|weekends|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s|the\s+(?:\d{1,2}(?:st|nd|rd|th)?|last)\s+(?:day\s+)?of\s+(?:every|each)))\b)/gi
+/** A time of day said at the end of what comes before a rule said last ("stand-up at 8:30 every weekday"). */
+const AT_CLOCK_LAST = new RegExp(`\\s+at\\s+${CLOCK_OR_WORD}((?:\\s*(?:,|and|&)\\s*${CLOCK_OR_WORD})*)$`, 'i')
 /** Words that make what comes before a rule said last a statement ("I run every day at 7", "the stand-up is every weekday at 9"). */
 const SAID_OF_SOMEONE = /\b(?:i|i'm|im|i've|i'll|me|we|we're|we've|we'll|us|our|you|you're|your|he|she|they|it|it's|its|that|this|there|is|was|are|were|am|be|been|has|have|had|do|does|did|will|would|should|could|can|might)\b/i
 
 /**
  * A calendar reminder said with what it is for first and when last, with a time of day ("stand-up every weekday at
- * 8:30"): read as if when came first, and only when all of when is read (nothing of it is left in the reminder's
- * words); null for anything else.
+ * 8:30", "stand-up at 8:30 every weekday"): read as if when came first, and only when all of when is read (nothing of
+ * it is left in the reminder's words); null for anything else.
  */
 function ruleSaidLast(text: string, reading: ReadingFields | null, fallbackNow: number): Intent | null {
   for (const split of text.matchAll(RULE_LAST)) {
     const what = text.slice(0, split.index)
     const when = text.slice(split.index + split[0].length).replace(/[\s.!]+$/, '')
-    if (!/\d|\bnoon\b|\bmidnight\b/i.test(when) || SAID_OF_SOMEONE.test(what)) continue
+    const words = what.replace(AT_CLOCK_LAST, '')
+    if ((words === what && !/\d|\bnoon\b|\bmidnight\b/i.test(when)) || SAID_OF_SOMEONE.test(what)) continue
     const read = whenIn(`${when} ${what}`, reading, fallbackNow)
-    if (read?.kind === 'create' && typeof read.args.rrule === 'string' && read.args.prompt === promptOf(what) && read.args.prompt !== DEFAULT_PROMPT) return read
+    if (read?.kind === 'create' && typeof read.args.rrule === 'string' && read.args.prompt === promptOf(words) && read.args.prompt !== DEFAULT_PROMPT) return read
   }
   return null
 }
