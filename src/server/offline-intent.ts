@@ -43,7 +43,8 @@ const UNIT_SECONDS: Record<string, number> = { second: 1, sec: 1, minute: 60, mi
 const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
 const WEEKDAY_CODES = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
 const WEEKDAY = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?'
-const CLOCK = '(\\d{1,2})(?::(\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?'
+/** A time of day: `9`, `9:30`, `9.30` (as written in Britain), each with am/pm or not. */
+const CLOCK = '(\\d{1,2})(?:[:.](\\d{2}))?\\s*(am|pm|a\\.m\\.|p\\.m\\.)?'
 const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?'
 const ORDINAL = '(\\d{1,2})(?:st|nd|rd|th)?'
 /** "2 September", "the 2nd of Sept", "September 2nd", each with an optional year ("2 Sep 2027", "Sep 2, 2027"). */
@@ -229,18 +230,19 @@ function weekdayCodes(text: string): string {
 type RuleDays = { freq: 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY'; interval: number; byDay: string | null; byMonthDay: number | null; byMonth: number | null; part: string | null; needsClock: boolean }
 
 /** The days a calendar phrase names ("every weekday", "every other Friday", "on the 1st of every month", "every year on 3 March") and the text without them, or null. */
-function ruleDays(text: string): { days: RuleDays; rest: string; said: string } | null {
+function ruleDays(text: string): { days: RuleDays; rest: string; said: string; after: number } | null {
   const plain = (freq: RuleDays['freq'], more: Partial<RuleDays> = {}): RuleDays => ({ freq, interval: 1, byDay: null, byMonthDay: null, byMonth: null, part: null, needsClock: false, ...more })
-  const found = (match: RegExpExecArray, days: RuleDays, rest = cut(text, match)) => ({ days, rest, said: match[0].trim() })
+  // `after`: where in the rest what was said right after the days begins (`cut` leaves one space for them)
+  const found = (match: RegExpExecArray, days: RuleDays, rest = cut(text, match)) => ({ days, rest, said: match[0].trim(), after: match.index + 1 })
   const yearly = new RegExp(`\\b(?:(?:every|each)\\s+year|yearly|annually|every\\s+${INTERVAL}\\s+years?)\\b`, 'i').exec(text)
   if (yearly !== null) {
     const rest = cut(text, yearly)
     const interval = yearly[1] === undefined ? 1 : intervalOf(yearly[1])
     const date = monthDate(rest)
     // without a date, on today's (as "every week" is on today's weekday)
-    if (date === null) return { days: plain('YEARLY', { interval }), rest, said: yearly[0] }
+    if (date === null) return { days: plain('YEARLY', { interval }), rest, said: yearly[0], after: yearly.index + 1 }
     if (date.year !== null) return null
-    return { days: plain('YEARLY', { interval, byMonth: date.month, byMonthDay: date.day }), rest: cut(rest, date.match), said: yearly[0] }
+    return { days: plain('YEARLY', { interval, byMonth: date.month, byMonthDay: date.day }), rest: cut(rest, date.match), said: yearly[0], after: date.match.index + 1 }
   }
   let match = new RegExp(`\\b(?:every|each)\\s+${INTERVAL}\\s+months?\\s+on\\s+the\\s+${ORDINAL}\\b`, 'i').exec(text)
   if (match !== null) return found(match, plain('MONTHLY', { interval: intervalOf(match[1]), byMonthDay: Number(match[2]) }))
@@ -252,9 +254,9 @@ function ruleDays(text: string): { days: RuleDays; rest: string; said: string } 
   }
   match = new RegExp(`\\b(?:every|each)\\s+other\\s+${WEEKDAY_LIST}${PART_OF_DAY}\\b`, 'i').exec(text)
   if (match !== null) return found(match, plain('WEEKLY', { interval: 2, byDay: weekdayCodes(match[0]), part: match[4] ?? null }))
-  // "every 2 days" is a period (every_seconds) unless a time of day is said with it
-  match = new RegExp(`\\b(?:every|each)\\s+${INTERVAL}\\s+days\\b`, 'i').exec(text)
-  if (match !== null) return found(match, plain('DAILY', { interval: intervalOf(match[1]), needsClock: true }))
+  // "every 2 days" is a period (every_seconds) unless a time of day is said with it; "every other day" is a series
+  match = new RegExp(`\\b(?:every|each)\\s+(?:(other)\\s+day|${INTERVAL}\\s+days)\\b`, 'i').exec(text)
+  if (match !== null) return found(match, plain('DAILY', { interval: intervalOf(match[1] ?? match[2]), needsClock: match[1] === undefined }))
   match = /\b(?:every|each)\s+(?:single\s+)?(day|morning|afternoon|evening|night)\b|\bdaily\b|\bnightly\b/i.exec(text)
   if (match !== null) {
     const word = (match[1] ?? match[0]).toLowerCase()
@@ -262,7 +264,8 @@ function ruleDays(text: string): { days: RuleDays; rest: string; said: string } 
   }
   match = /\b(?:every|each|on)\s+weekdays?\b|\bweekdays\b/i.exec(text)
   if (match !== null) return found(match, plain('WEEKLY', { byDay: 'MO,TU,WE,TH,FR' }))
-  match = /\b(?:every|each|on)\s+weekends?\b/i.exec(text)
+  // "weekends" alone only right before a time ("weekends at 10"): "plan the weekends" names none
+  match = /\b(?:every|each|on)\s+weekends?\b|\bweekends(?=\s+(?:at\s+)?(?:\d|noon\b|midnight\b))/i.exec(text)
   if (match !== null) return found(match, plain('WEEKLY', { byDay: 'SA,SU' }))
   match = new RegExp(`\\b(?:(?:every|each)\\s+${WEEKDAY}|on\\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s\\b)((?:\\s*(?:,|and|&)\\s*${WEEKDAY})*)${PART_OF_DAY}`, 'i').exec(text)
   if (match !== null) return found(match, plain('WEEKLY', { byDay: weekdayCodes(match[0]), part: match[4] ?? null }))
@@ -288,8 +291,12 @@ type CalendarReading =
 /** A period of less than a day ("every 2 hours", "every 30 minutes", "every hour"). */
 const PERIOD = /\b(?:every|each)\s+(?:(\d+|two|three|four|five|ten|fifteen|twenty|thirty)\s*)?(seconds?|secs?|minutes?|mins?|hours?|hrs?)\b/i
 const CLOCK_OR_WORD = `(?:${CLOCK}|(noon|midnight))`
+/** Where a time said ends: a space, the end, punctuation, or a colon before what it is for ("at 8:30: stand-up"). */
+const CLOCK_END = '(?=\\s|$|[.,!?]|:(?!\\d))'
 /** "at 9", "at 9 and 17", "at 8:00, 12:00 and 20:00". */
-const CLOCK_LIST = new RegExp(`\\bat\\s+${CLOCK_OR_WORD}((?:\\s*(?:,|and|&)\\s*${CLOCK_OR_WORD})*)(?=\\s|$|[.,!?])`, 'i')
+const CLOCK_LIST = new RegExp(`\\bat\\s+${CLOCK_OR_WORD}((?:\\s*(?:,|and|&)\\s*${CLOCK_OR_WORD})*)${CLOCK_END}`, 'i')
+/** The same list said right after a rule's days without "at" ("every weekday 8:30 stand-up"), groups as in `CLOCK_LIST`. */
+const BARE_CLOCK_LIST = new RegExp(`^\\s*${CLOCK_OR_WORD}((?:\\s*(?:,|and|&)\\s*${CLOCK_OR_WORD})*)${CLOCK_END}`, 'i')
 const NEXT_CLOCK = new RegExp(`(?:,|and|&)\\s*${CLOCK_OR_WORD}`, 'gi')
 
 /** The times of day a clock list names, in order, each once; null when one is not a time. */
@@ -341,6 +348,13 @@ function calendarIntent(text: string, now: Now, zone: string): CalendarReading |
   if (atMatch !== null) {
     clocks = clockList(atMatch, afterNoon(days.part))
     if (clocks !== null) rest = cut(rest, atMatch)
+  }
+  // without "at", only a time that can be nothing else (with minutes or am/pm, or noon), right after the days: "every
+  // day 9:00 vitamins", never "every Monday 3 laps"
+  const bare = clocks === null ? BARE_CLOCK_LIST.exec(rest.slice(named.after)) : null
+  if (bare !== null && (bare[2] !== undefined || bare[3] !== undefined || bare[4] !== undefined)) {
+    clocks = clockList(bare, afterNoon(days.part))
+    if (clocks !== null) rest = `${rest.slice(0, named.after)} ${rest.slice(named.after + bare[0].length)}`
   }
   const period = PERIOD.exec(rest)
   if (period !== null) {
@@ -399,7 +413,7 @@ const FOR_CLOCK = /(?:\bfor\s+|\b)(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)
  * Times said that could not be read or set ("at 25:00", "for 6", "9:75pm", "25:00"): kept out of what to be reminded
  * of. A time of day that is one, said without a preposition, stays ("the 18:30 train").
  */
-const TIME_LIKE = /\b(?:at|for|by|around)\s+\d{1,2}(?::\d{2})*(?:\s*(?:am|pm|a\.m\.|p\.m\.))?|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b/gi
+const TIME_LIKE = /\b(?:at|for|by|around)\s+\d{1,2}(?:[:.]\d{2})*(?:\s*(?:am|pm|a\.m\.|p\.m\.))?|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b/gi
 
 /** A text without the times in it that `TIME_LIKE` names. */
 function withoutTimes(text: string): string {
@@ -452,7 +466,7 @@ function absoluteAt(text: string, now: Now, explicitZone: string | null): { at: 
     clock = clockOrWord(noon[1], '', undefined, undefined)
     rest = cut(rest, noon)
   } else {
-    const at = new RegExp(`\\bat\\s+${CLOCK}(?=\\s|$|[.,!?])`, 'i').exec(rest) ?? FOR_CLOCK.exec(rest)
+    const at = new RegExp(`\\bat\\s+${CLOCK}${CLOCK_END}`, 'i').exec(rest) ?? FOR_CLOCK.exec(rest)
     if (at !== null) {
       clock = at[4] === undefined ? clockOf(at[1], at[2], at[3], evening) : clockOf(at[4], at[5], undefined, evening)
       rest = cut(rest, at)
@@ -591,9 +605,36 @@ function changeIntent(text: string, reading: ReadingFields | null, fallbackNow: 
 const WAKE_ME = new RegExp(`${POLITE}wake\\s+me(?:\\s+up)?\\b(.*)$`, 'is')
 /** A message that begins with when ("tomorrow at 9 …", "at 7 …", "in 10 minutes …", "on Friday at 10 …", "every …", "on the 1st of every month …"). */
 const TIME_FIRST = new RegExp(
-  `^\\s*(?:(?:tomorrow|today|tonight)(?:\\s+(?:morning|afternoon|evening|night))?\\s+at\\s+${CLOCK_OR_WORD}|tomorrow\\s+(?:morning|afternoon|evening|night)\\b|this\\s+(?:morning|afternoon|evening)\\s+at\\s+${CLOCK_OR_WORD}|at\\s+${CLOCK_OR_WORD}|in\\s+${COUNT}\\s*${UNIT}\\b|in\\s+half\\s+an\\s+hour\\b|(?:on\\s+|next\\s+)?${WEEKDAY}\\s+at\\s+${CLOCK_OR_WORD}|on\\s+the\\s+(?:${ORDINAL}|last)\\s+(?:day\\s+)?of\\s+(?:every|each)\\b|(?:every|each|daily)\\b)`,
+  `^\\s*(?:(?:tomorrow|today|tonight)(?:\\s+(?:morning|afternoon|evening|night))?\\s+at\\s+${CLOCK_OR_WORD}|tomorrow\\s+(?:morning|afternoon|evening|night)\\b|this\\s+(?:morning|afternoon|evening)\\s+at\\s+${CLOCK_OR_WORD}|at\\s+${CLOCK_OR_WORD}|in\\s+${COUNT}\\s*${UNIT}\\b|in\\s+half\\s+an\\s+hour\\b|(?:on\\s+|next\\s+)?${WEEKDAY}\\s+at\\s+${CLOCK_OR_WORD}|on\\s+the\\s+(?:${ORDINAL}|last)\\s+(?:day\\s+)?of\\s+(?:every|each)\\b|(?:every|each|daily)\\b|(?:on\\s+)?week(?:day|end)s\\b)`,
   'i',
 )
+
+/**
+ * Where a calendar phrase said after what it is for may begin ("stand-up every weekday at 8:30", "gym on Mondays and
+ * Thursdays at 18:00"): at each of its first words.
+ */
+const RULE_LAST = /(?<=\S)[\s,;:–—-]+(?=(?:every|each|daily|nightly|weekdays|weekends|on\s+(?:weekdays|weekends|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s|the\s+(?:\d{1,2}(?:st|nd|rd|th)?|last)\s+(?:day\s+)?of\s+(?:every|each)))\b)/gi
+/** A time of day said at the end of what comes before a rule said last ("stand-up at 8:30 every weekday"). */
+const AT_CLOCK_LAST = new RegExp(`\\s+at\\s+${CLOCK_OR_WORD}((?:\\s*(?:,|and|&)\\s*${CLOCK_OR_WORD})*)$`, 'i')
+/** Words that make what comes before a rule said last a statement ("I run every day at 7", "the stand-up is every weekday at 9"). */
+const SAID_OF_SOMEONE = /\b(?:i|i'm|im|i've|i'll|me|we|we're|we've|we'll|us|our|you|you're|your|he|she|they|it|it's|its|that|this|there|is|was|are|were|am|be|been|has|have|had|do|does|did|will|would|should|could|can|might)\b/i
+
+/**
+ * A calendar reminder said with what it is for first and when last, with a time of day ("stand-up every weekday at
+ * 8:30", "stand-up at 8:30 every weekday"): read as if when came first, and only when all of when is read (nothing of
+ * it is left in the reminder's words); null for anything else.
+ */
+function ruleSaidLast(text: string, reading: ReadingFields | null, fallbackNow: number): Intent | null {
+  for (const split of text.matchAll(RULE_LAST)) {
+    const what = text.slice(0, split.index)
+    const when = text.slice(split.index + split[0].length).replace(/[\s.!]+$/, '')
+    const words = what.replace(AT_CLOCK_LAST, '')
+    if ((words === what && !/\d|\bnoon\b|\bmidnight\b/i.test(when)) || SAID_OF_SOMEONE.test(what)) continue
+    const read = whenIn(`${when} ${what}`, reading, fallbackNow)
+    if (read?.kind === 'create' && typeof read.args.rrule === 'string' && read.args.prompt === promptOf(words) && read.args.prompt !== DEFAULT_PROMPT) return read
+  }
+  return null
+}
 
 /** Words after a time said first that make it a statement, not something to do ("tomorrow at 9 is fine", "every day I wake up at 7"). */
 const STATEMENT = /^(?:i|i'm|im|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|it|it's|its|that|that's|this|there|is|was|are|were|works|suits|sounds|should|would|could|will|might)\b/i
@@ -621,8 +662,11 @@ export function parseIntent(text: string, reading: ReadingFields | null, fallbac
     // "wake me up at 7": a reminder to wake up
     const wake = WAKE_ME.exec(text)
     if (wake !== null) return parseIntent(`remind me to wake up${wake[1]}`, reading, fallbackNow)
-    // "tomorrow at 9 call mum", "at 7 wake up": a time said first, then what to be reminded of (a question stays one)
-    if (!TIME_FIRST.test(text) || /\?\s*$/.test(text)) return { kind: 'none' }
+    // a question stays one
+    if (/\?\s*$/.test(text)) return { kind: 'none' }
+    // "stand-up every weekday at 8:30": what to be reminded of, then a calendar rule with its time
+    if (!TIME_FIRST.test(text)) return ruleSaidLast(text, reading, fallbackNow) ?? { kind: 'none' }
+    // "tomorrow at 9 call mum", "at 7 wake up": a time said first, then what to be reminded of
     const when = whenIn(text, reading, fallbackNow)
     const prompt = when === null ? DEFAULT_PROMPT : when.kind === 'create' ? when.args.prompt : when.prompt
     return when !== null && prompt !== DEFAULT_PROMPT && !STATEMENT.test(String(prompt)) ? when : { kind: 'none' }

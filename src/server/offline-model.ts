@@ -1,6 +1,6 @@
 import type { Model, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, Clock } from '../host/index.ts'
 import { abortableDelay, systemClock } from '../host/index.ts'
-import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, wallClockAt, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace } from '../protocol/index.ts'
+import { canonicalTimeZone, parseReadingText, parseZonedTimestamp, wallClockAt, type ReadingFields, FOLLOW_UP_HEADER, parseFollowUp, describeRrule, joinWords, zonePlace, PLAIN_RULE_FORMS, type RuleForms } from '../protocol/index.ts'
 import { localTimeWords, MONTH_NAMES, nextDateOf, todayIn, WEEKDAY_NAMES, wallTimeWords } from './local-words.ts'
 import { DEFAULT_PROMPT, parseIntent, placeZone, type Intent } from './offline-intent.ts'
 
@@ -41,6 +41,24 @@ type ToolOutcome = { name: string; args: string; text: string; isError: boolean 
 type View = Record<string, unknown>
 
 /**
+ * A rule's times, yearly date and end in the words of the model's other answers: `08:30`, `3 March`, `31 December 2026`,
+ * an end instant on the wall clock of the reminder's zone (`31 December 2026 at 18:00`, the zone's place said after the
+ * rule), never a bare UTC instant. Times are on the 24-hour clock in every answer: a model request carries text alone
+ * and a reading names zones, not the person's locale, so no answer can follow the browser's hour cycle.
+ */
+function answerRuleForms(zone: string | null): RuleForms {
+  const date = (year: number, month: number, day: number) => `${day} ${MONTH_NAMES[month - 1]} ${year}`
+  return {
+    ...PLAIN_RULE_FORMS,
+    date,
+    instant: (epochMs) => {
+      const wall = wallClockAt(zone ?? 'UTC', epochMs)
+      return `${date(wall.year, wall.month, wall.day)} at ${PLAIN_RULE_FORMS.time(wall.hour, wall.minute)}${zone === null ? ' UTC' : ''}`
+    },
+  }
+}
+
+/**
  * When a reminder is due, in local words from `scheduledAtLocal` (never a bare UTC instant): a one-off one by its local time (`set for Friday at 18:00 in Berlin`, listed as
  * `on Friday at 18:00 in Berlin`), a series by its rule and the next occurrence (`weekdays at 08:30 in Berlin; the
  * next is today at 08:30 in Berlin`).
@@ -50,7 +68,8 @@ function whenWords(view: View, nowMs: number, after: 'set for' | 'listed'): stri
   const nextLocal = local(true)
   const next = nextLocal === null ? '' : `; the next is ${nextLocal}`
   if (view.kind === 'calendar' && typeof view.rrule === 'string') {
-    const rule = typeof view.starts === 'string' ? describeRrule(view.rrule, view.starts) : null
+    const zone = typeof view.timeZone === 'string' && canonicalTimeZone(view.timeZone) !== null ? view.timeZone : null
+    const rule = typeof view.starts === 'string' ? describeRrule(view.rrule, view.starts, answerRuleForms(zone)) : null
     const place = typeof view.timeZone === 'string' ? ` in ${zonePlace(view.timeZone)}` : ''
     // "set for every month on the 1st", not "set for monthly on the 1st"
     const words = rule === null ? view.rrule : (rule.charAt(0).toLowerCase() + rule.slice(1)).replace(/^monthly /, 'every month ').replace(/^yearly /, 'every year ')
@@ -295,17 +314,20 @@ function latestRelayedAbout(messages: ModelMessage[], words: string): Mention | 
   return firstMention(messages, (m) => m.relayed && matching([{ prompt: m.prompt }], words).length === 1)
 }
 
+/** What a snooze makes again: a reminder's words, and the occurrence of it that came due (its id and when) when one was relayed. */
+type SnoozeTarget = { prompt: string; id: string; occurrenceAt: string | null }
+
 /**
  * What a snooze asks to make again: the words of the reminder relayed last (of the id or words said), with the
  * occurrence that came due, else of a reminder named by id that the conversation saw (no occurrence); or what to say
  * when there is none.
  */
-function snoozeTarget(messages: ModelMessage[], intent: Extract<Intent, { kind: 'snooze' }>): { prompt: string; occurrenceAt: string | null } | { answer: string } {
+function snoozeTarget(messages: ModelMessage[], intent: Extract<Intent, { kind: 'snooze' }>): SnoozeTarget | { answer: string } {
   const words = intent.words
   const relayed = words === undefined ? latestRelayed(messages, intent.id) : latestRelayedAbout(messages, words)
-  if (relayed !== null) return { prompt: relayed.prompt, occurrenceAt: relayed.occurrenceAt }
+  if (relayed !== null) return { prompt: relayed.prompt, id: relayed.id, occurrenceAt: relayed.occurrenceAt }
   const prompt = intent.id === null ? undefined : latestView(messages, intent.id)?.prompt
-  if (typeof prompt === 'string') return { prompt, occurrenceAt: null }
+  if (intent.id !== null && typeof prompt === 'string') return { prompt, id: intent.id, occurrenceAt: null }
   if (words !== undefined) {
     return {
       answer: `No reminder about "${words}" has come due in this conversation, so there is none to snooze yet. To move it, say for example "move the ${words} reminder to 20:00".`,
@@ -314,15 +336,61 @@ function snoozeTarget(messages: ModelMessage[], intent: Extract<Intent, { kind: 
   return { answer: 'Which reminder should I snooze? I have not relayed one in this conversation yet.' }
 }
 
+/** An occurrence that came due, as a key: its reminder's id and when. */
+function occurrenceKey(id: string, occurrenceAt: string): string {
+  return `${id}@${occurrenceAt}`
+}
+
 /**
- * The reminder that already snoozes an occurrence come due, as the overlay reads snoozes from the log: the first
- * `after` reminder listed with its words that was made (or last moved) after the occurrence came due; null when none.
+ * What the conversation knows of the reminders it made: by id, the occurrence (`occurrenceKey`) a snooze was made or
+ * moved for, or null for one made as a reminder of its own (asked for by a request that was not a snooze).
  */
-function snoozeOf(list: View[], prompt: string, occurrenceAt: string): View | null {
-  const due = Date.parse(occurrenceAt)
+function madeInConversation(messages: ModelMessage[]): Map<string, string | null> {
+  const made = new Map<string, string | null>()
+  let call: Extract<ModelMessage, { role: 'assistant' }> | null = null
+  // the request of the turn so far: the person's latest message, readings skipped
+  let asked: string | null = null
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]
+    if (m.role === 'assistant') call = m
+    if (m.role === 'user' && parseReadingText(m.text) === null) asked = m.text
+    if (m.role !== 'tool' || m.isError || call === null || asked === null || asked.startsWith(FOLLOW_UP_HEADER)) continue
+    const name = call.toolCalls.find((c) => c.callId === m.callId)?.name
+    if (name !== 'schedule_create' && name !== 'schedule_update') continue
+    let view: unknown
+    try {
+      view = (JSON.parse(m.text) as Record<string, unknown>).schedule
+    } catch {
+      continue
+    }
+    if (typeof view !== 'object' || view === null || typeof (view as View).id !== 'string') continue
+    const id = (view as View).id as string
+    const intent = parseIntent(asked, null, 0)
+    if (intent.kind !== 'snooze') {
+      if (name === 'schedule_create') made.set(id, null)
+      continue
+    }
+    const target = snoozeTarget(messages.slice(0, i), intent)
+    if (!('answer' in target) && target.occurrenceAt !== null) made.set(id, occurrenceKey(target.id, target.occurrenceAt))
+  }
+  return made
+}
+
+/**
+ * The reminder that already snoozes an occurrence come due: the one this conversation made or moved for it, else, as
+ * the overlay reads snoozes from the log, the first `after` reminder listed with its words that was made (or last
+ * moved) after the occurrence came due — never one the conversation made as a reminder of its own, or for another
+ * occurrence (two reminders with the same words each keep their snooze); null when none.
+ */
+function snoozeOf(list: View[], target: SnoozeTarget & { occurrenceAt: string }, messages: ModelMessage[]): View | null {
+  const due = Date.parse(target.occurrenceAt)
   const made = (view: View) =>
     typeof view.scheduledAt === 'string' && typeof view.afterSeconds === 'number' ? Date.parse(view.scheduledAt) - view.afterSeconds * 1000 : Number.NaN
-  return list.find((view) => view.kind === 'after' && view.prompt === prompt && made(view) >= due) ?? null
+  const candidates = list.filter((view) => view.kind === 'after' && view.prompt === target.prompt && made(view) >= due)
+  if (candidates.length === 0) return null
+  const known = madeInConversation(messages)
+  const key = occurrenceKey(target.id, target.occurrenceAt)
+  return candidates.find((view) => known.get(String(view.id)) === key) ?? candidates.find((view) => !known.has(String(view.id))) ?? null
 }
 
 /**
@@ -520,7 +588,7 @@ export class OfflineModel implements Model {
       // listed to find a snooze of the occurrence made already (by the assistant, or in the overlay): it is moved
       const target = snoozeTarget(messages, intent)
       if ('answer' in target || target.occurrenceAt === null) return null
-      const snooze = snoozeOf(list, target.prompt, target.occurrenceAt)
+      const snooze = snoozeOf(list, { ...target, occurrenceAt: target.occurrenceAt }, messages)
       const [name, args] = snooze === null ? ['schedule_create', { prompt: target.prompt, after_seconds: intent.seconds }] : ['schedule_update', { id: String(snooze.id), after_seconds: intent.seconds }]
       if (request.tools.some((t) => t.name === name)) return { text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }] }
       return null

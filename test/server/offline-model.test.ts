@@ -166,6 +166,29 @@ const PHRASINGS: [string, Intent][] = [
   ['tonight at 8 take out the trash', { kind: 'create', args: { prompt: 'take out the trash', at: { date: '2026-07-15', time: '20:00:00' } } }],
   ['every weekday at 08:30 check email', { kind: 'create', args: { prompt: 'check email', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
   ['every weekday at 8:30 stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['every weekday 8:30 stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['every weekday at 8:30: stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['weekdays at 8:30 stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['stand-up every weekday at 8:30', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['stand-up, every weekday at 8:30.', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['on weekdays 8:30am stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['every day 9:00 vitamins', { kind: 'create', args: { prompt: 'vitamins', rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0' } }],
+  ['every Monday 3 laps', { kind: 'create', args: { prompt: '3 laps', rrule: 'FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0' } }],
+  ['weekends at 10 call grandma', { kind: 'create', args: { prompt: 'call grandma', rrule: 'FREQ=WEEKLY;BYDAY=SA,SU;BYHOUR=10;BYMINUTE=0' } }],
+  ['remind me tomorrow at 9 to plan the weekends', { kind: 'create', args: { prompt: 'plan the weekends', at: { date: '2026-07-16', time: '09:00:00' } } }],
+  ['gym on Mondays and Thursdays at 18:00', { kind: 'create', args: { prompt: 'gym', rrule: 'FREQ=WEEKLY;BYDAY=MO,TH;BYHOUR=18;BYMINUTE=0' } }],
+  ['call mum every Sunday at 6pm in London', { kind: 'create', args: { prompt: 'call mum', rrule: 'FREQ=WEEKLY;BYDAY=SU;BYHOUR=18;BYMINUTE=0', time_zone: 'Europe/London' } }],
+  ['tomorrow at 9: call mum', { kind: 'create', args: { prompt: 'call mum', at: { date: '2026-07-16', time: '09:00:00' } } }],
+  ['stand-up at 8:30 every weekday', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['every weekday at 8.30 stand-up', { kind: 'create', args: { prompt: 'stand-up', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30' } }],
+  ['remind me at 10.30 to call the bank', { kind: 'create', args: { prompt: 'call the bank', at: { date: '2026-07-15', time: '10:30:00' } } }],
+  ['remind me at 9.99 to pay', { kind: 'no-time', prompt: 'pay' }],
+  ['remind me every other day at 9 to water the ferns', { kind: 'create', args: { prompt: 'water the ferns', rrule: 'FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0' } }],
+  ['remind me every other day to water the ferns', { kind: 'create', args: { prompt: 'water the ferns', rrule: 'FREQ=DAILY;INTERVAL=2;BYHOUR=9;BYMINUTE=0' } }],
+  ['I am at 9 every day', { kind: 'none' }],
+  ['I run every day at 7', { kind: 'none' }],
+  ['the stand-up is every weekday at 9', { kind: 'none' }],
+  ['stand-up every weekday', { kind: 'none' }],
   ['on the 1st of every month at 9 pay rent', { kind: 'create', args: { prompt: 'pay rent', rrule: 'FREQ=MONTHLY;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0' } }],
   ['on the last day of every month at 18:00 close books', { kind: 'create', args: { prompt: 'close books', rrule: 'FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=18;BYMINUTE=0' } }],
   ['on the 1st of every month I get paid', { kind: 'none' }],
@@ -311,6 +334,75 @@ describe('offline model through the API', () => {
     await host.close()
   })
 
+  it('snoozes the occurrence of two reminders with the same words that came due last, and never moves a reminder of its own or the other one\'s snooze', async () => {
+    const { host, app, post, session, clock, timers } = await setup()
+    const say = async (text: string) => {
+      const from = session.events().length
+      await post('/api/sessions/berlin/messages', { text, clientTimeZone: 'Europe/Berlin' })
+      await settle(session)
+      const since = session.events().slice(from)
+      return { calls: since.flatMap((e) => (e.type === 'tool/call' ? [[e.data.name, e.data.arguments]] : [])), said: assistantTexts(since) }
+    }
+    // two "stretch" reminders made in the overlay, due at 08:01 and 08:02
+    expect((await post('/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 60 })).status).toBe(201)
+    expect((await post('/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 120 })).status).toBe(201)
+    for (const due of [1, 2]) {
+      clock.advance(60_000)
+      timers.fireAll()
+      await waitFor(session, (events) => assistantTexts(events).length === due)
+      await settle(session)
+    }
+    expect(assistantTexts(session.events())).toEqual(['Reminder: stretch', 'Reminder: stretch'])
+    // a new reminder with the same words, made after both came due, is not a snooze of either
+    expect((await say('remind me in 20 minutes to stretch')).said).toEqual(['Done: reminder schedule-3 "stretch" is set for today at 08:22 in Berlin.'])
+    expect(await say('snooze stretch 10 min')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_create', '{"prompt":"stretch","after_seconds":600}'],
+      ],
+      said: ['Snoozed: "stretch" comes back today at 08:12 in Berlin (schedule-4).'],
+    })
+    clock.advance(60_000)
+    // the first one's occurrence gets a snooze of its own: schedule-4 snoozes the second's
+    expect(await say('snooze schedule-1 5 min')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_create', '{"prompt":"stretch","after_seconds":300}'],
+      ],
+      said: ['Snoozed: "stretch" comes back today at 08:08 in Berlin (schedule-5).'],
+    })
+    clock.advance(60_000)
+    // said again, the snooze of the occurrence that came due last is moved
+    expect(await say('snooze stretch 15 min')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_update', '{"id":"schedule-4","after_seconds":900}'],
+      ],
+      said: ['Snoozed: "stretch" comes back today at 08:19 in Berlin (schedule-4).'],
+    })
+    expect(await say('snooze the stretch reminder for 2 minutes')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_update', '{"id":"schedule-4","after_seconds":120}'],
+      ],
+      said: ['Snoozed: "stretch" comes back today at 08:06 in Berlin (schedule-4).'],
+    })
+    expect(await say('snooze schedule-1 for 30 minutes')).toEqual({
+      calls: [
+        ['schedule_list', '{}'],
+        ['schedule_update', '{"id":"schedule-5","after_seconds":1800}'],
+      ],
+      said: ['Snoozed: "stretch" comes back today at 08:34 in Berlin (schedule-5).'],
+    })
+    const { schedules } = (await (await app.request('/api/sessions/berlin/schedules')).json()) as { schedules: { id: string; prompt: string; scheduledAt: string }[] }
+    expect(schedules.map((s) => [s.id, s.prompt, s.scheduledAt])).toEqual([
+      ['schedule-3', 'stretch', '2026-07-15T06:22:00.000Z'],
+      ['schedule-4', 'stretch', '2026-07-15T06:06:00.000Z'],
+      ['schedule-5', 'stretch', '2026-07-15T06:34:00.000Z'],
+    ])
+    await host.close()
+  })
+
   it('asks which zone is meant when the browser is in another zone, and creates nothing', async () => {
     const { host, app, post, session } = await setup()
     await post('/api/sessions/berlin/messages', { text: 'remind me at 08:30 to stretch', clientTimeZone: 'America/New_York' })
@@ -397,6 +489,23 @@ describe('offline model confirmations in local words', () => {
     await host.close()
   })
 
+  it('says the end of a series in the words of its other times, an end instant on the zone\'s 24-hour clock, never a bare UTC instant or date', async () => {
+    const { host, say, post } = await session('America/New_York', '2026-07-15T06:00:00Z')
+    for (const rrule of ['FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=14;BYMINUTE=30;UNTIL=20261231', 'FREQ=DAILY;BYHOUR=14;BYMINUTE=30;UNTIL=20261231T230000Z']) {
+      expect((await post('/api/sessions/s/schedules', { prompt: 'stretch', rrule, time_zone: 'America/New_York' })).status).toBe(201)
+    }
+    expect(await say('list reminders')).toBe(
+      [
+        'Your reminders:',
+        '- schedule-1: "stretch" weekdays at 14:30, until 31 December 2026 in New York; the next is today at 14:30 in New York',
+        '- schedule-2: "stretch" every day at 14:30, until 31 December 2026 at 18:00 in New York; the next is today at 14:30 in New York',
+      ].join('\n'),
+    )
+    // a time said on the 12-hour clock is confirmed on the 24-hour one, as every other time the model says
+    expect(await say('remind me at 2:30pm to call the bank')).toBe('Done: reminder schedule-3 "call the bank" is set for today at 14:30 in New York.')
+    await host.close()
+  })
+
   it('confirms "remind me at 07:45 tomorrow to feed the cat" in Chatham with 07:45 and the place, never a Z instant', async () => {
     const { host, say } = await session('Pacific/Chatham', '2026-11-30T20:00:00Z')
     const answer = await say('remind me at 07:45 tomorrow to feed the cat')
@@ -427,6 +536,15 @@ describe('offline model confirmations in local words', () => {
     )
     expect(await say('snooze schedule-2 for 15 minutes')).toBe('Snoozed: "pay rent" comes back today at 08:15 in Berlin (schedule-4).')
     expect(await say('snooze schedule-1 5 min')).toBe('Snoozed: "check email" comes back today at 08:05 in Berlin (schedule-5).')
+    await host.close()
+  })
+
+  it('sets the same weekday series whether the time is said with "at" or not, with a colon after it, or after what it is for', async () => {
+    const { host, say } = await session('Europe/Berlin', '2026-07-15T06:00:00Z')
+    const phrases = ['every weekday at 8:30 stand-up', 'every weekday 8:30 stand-up', 'every weekday at 8:30: stand-up', 'weekdays at 8:30 stand-up', 'stand-up every weekday at 8:30']
+    const answers = []
+    for (const phrase of phrases) answers.push(await say(phrase))
+    expect(answers).toEqual(phrases.map((_, i) => `Done: reminder schedule-${i + 1} "stand-up" is set for weekdays at 08:30 in Berlin; the next is today at 08:30 in Berlin.`))
     await host.close()
   })
 
