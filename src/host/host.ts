@@ -169,8 +169,12 @@ export class Host {
   private readonly replication: Replication | undefined
   private readonly commands = new Map<string, CommandHandler>()
   private readonly queries = new Map<string, QueryHandler>()
-  /** Event counts of sessions held elsewhere, as their appends were announced. */
-  private readonly remoteCounts = new Map<string, { count: number; openTurn: boolean }>()
+  /** Per session: the count of its events this replica's event listeners have been (or are being) told of (SPEC 14.3). */
+  private readonly announced = new Map<string, number>()
+  /** Per session: the announcement of another replica's append running, which the next one waits for (they go out in seq order). */
+  private readonly announcing = new Map<string, Promise<void>>()
+  /** Per session: the first event of another replica's that could not be read to be told of (told with its next append). */
+  private readonly unannounced = new Map<string, number>()
   private starting: Promise<void> | null = null
 
   private constructor(
@@ -202,7 +206,7 @@ export class Host {
     if (this.replication) {
       const replication = this.replication
       replication.onLost((id) => this.lost(id, 'its lease was not renewed in time'))
-      replication.onAppended((id, count, openTurn) => void this.remoteAppended(id, count, openTurn))
+      replication.onAppended((id, count, openTurn, firstSeq) => this.remoteAppended(id, count, openTurn, firstSeq))
       replication.onCommand((id, command, run) => this.answer(id, command.name, command.args, { rerunFrom: run.rerun ? run.fromSeq : null }))
       replication.onStreaming((id, piece) => {
         const slot = this.slots.get(id)
@@ -374,7 +378,10 @@ export class Host {
     this.feedFor(log.header, log.durableLength).attach(session)
     log.onDurable((events) => {
       // what this replica announced itself: once another replica appends, only what follows is new here
-      if (this.replication) this.remoteCounts.set(id, { count: log.durableLength, openTurn: log.fold(loopFold).openTurn !== null })
+      if (this.replication) {
+        this.announced.set(id, log.durableLength)
+        this.unannounced.delete(id)
+      }
       for (const listener of this.eventListeners) listener(id, events)
       this.changed(id)
     })
@@ -578,18 +585,37 @@ export class Host {
   }
 
   /** Another replica made a session's events durable: readers here follow (stream, notices) from the store. */
-  private async remoteAppended(id: string, count: number, openTurn: boolean): Promise<void> {
+  private remoteAppended(id: string, count: number, openTurn: boolean, firstSeq: number | null): void {
     const slot = this.slots.get(id)
     if (slot?.state === 'open' || slot?.state === 'opening') return
-    const known = this.remoteCounts.get(id)
-    this.remoteCounts.set(id, { count, openTurn })
     this.feeds.get(id)?.remote(count, openTurn)
     this.changed(id)
-    if (this.eventListeners.size === 0 || known === undefined || count <= known.count) return
-    let after = known.count - 1
+    // the events not told of yet: after the last told, else (a session never followed here) from where the append began
+    const start = this.announced.get(id) ?? firstSeq
+    if (start === null || count <= start) return
+    this.announced.set(id, count)
+    if (this.eventListeners.size === 0) return
+    const next = (this.announcing.get(id) ?? Promise.resolve()).then(() => this.announceRemote(id, start, count))
+    this.announcing.set(id, next)
+    void next.finally(() => {
+      if (this.announcing.get(id) === next) this.announcing.delete(id)
+    })
+  }
+
+  /**
+   * Tells the event listeners (the notices of `GET /api/stream`) of another replica's events `start` .. `count - 1`,
+   * after the ones told before them; events that could not be read are told with the session's next append.
+   */
+  private async announceRemote(id: string, start: number, count: number): Promise<void> {
+    let after = Math.min(start, this.unannounced.get(id) ?? start) - 1
+    this.unannounced.delete(id)
     while (after < count - 1) {
-      const { events } = await this.store.readEvents(id, { after, limit: 500 }).catch(() => ({ events: [] as SessionEvent[] }))
-      if (events.length === 0) return
+      const page = await this.store.readEvents(id, { after, limit: Math.min(500, count - 1 - after) }).catch(() => null)
+      const events = page?.events.filter((event) => event.seq < count) ?? []
+      if (events.length === 0) {
+        this.unannounced.set(id, after + 1)
+        return
+      }
       for (const listener of this.eventListeners) listener(id, events)
       after = events[events.length - 1].seq
     }
@@ -727,7 +753,6 @@ export class Host {
     const feed = this.feeds.get(id) ?? this.feedFor(header, count)
     if (this.replication && !this.slots.has(id)) {
       feed.remote(count, summary.openTurn)
-      this.remoteCounts.set(id, { count: Math.max(count, this.remoteCounts.get(id)?.count ?? 0), openTurn: summary.openTurn })
       this.replication.watch(id, true)
     }
     return feed

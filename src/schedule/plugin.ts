@@ -18,7 +18,7 @@ export interface ScheduleService {
   create(session: SessionView, fields: Record<string, unknown>): Promise<ServiceResult>
   /** Changes an active reminder from `schedule_update`-shaped fields (without `id`). */
   update(session: SessionView, scheduleId: string, fields: Record<string, unknown>): Promise<ServiceResult>
-  /** A new `after` reminder with the prompt of `scheduleId` (active or finished), `seconds` from now. */
+  /** A new `after` reminder with the prompt of `scheduleId` (active or delivered, not deleted), `seconds` from now. */
   snooze(session: SessionView, scheduleId: string, seconds: number): Promise<ServiceResult>
   /**
    * What a create, snooze or delete run again after its first runner died before answering (SPEC 14.3) had already

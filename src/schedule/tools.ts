@@ -110,17 +110,24 @@ export function updateSchedule(session: SessionView, args: unknown, now: () => n
   })
 }
 
-/** The prompt of a reminder this session ever had (active or finished), or null. */
-export function promptOf(session: SessionView, id: string): string | null {
+/** The last prompt a reminder of this session had (null when it never existed), and whether it was deleted. */
+function promptHistory(session: SessionView, id: string): { prompt: string | null; deleted: boolean } {
   let prompt: string | null = null
+  let deleted = false
   for (const event of session.events()) {
     if (event.type !== 'schedule/change') continue
     const decoded = decodeScheduleChange(event.data)
     if (!decoded.ok) continue
     const { change } = decoded
     if ((change.operation === 'create' || change.operation === 'update') && change.schedule.id === id) prompt = change.schedule.prompt
+    if (change.operation === 'delete' && change.id === id) deleted = true
   }
-  return prompt
+  return { prompt, deleted }
+}
+
+/** The prompt of a reminder this session ever had (active, finished or deleted), or null. */
+export function promptOf(session: SessionView, id: string): string | null {
+  return promptHistory(session, id).prompt
 }
 
 /** The Schedule changes of a session from `fromSeq` on, latest first. */
@@ -166,17 +173,32 @@ export function deletedSince(session: SessionView, fromSeq: number, id: string):
   return false
 }
 
-/** Snoozes a reminder (SPEC 7.9): a new `after` reminder with the same prompt, `seconds` from now. */
-export async function snoozeSchedule(
+/**
+ * The prompt of a reminder a Snooze may make again: one active, or finished by its deliveries (a fired `at` is
+ * snoozed from its due card); null for one deleted or never made.
+ */
+function snoozablePrompt(session: SessionView, id: string): string | null {
+  const { prompt, deleted } = promptHistory(session, id)
+  return deleted ? null : prompt
+}
+
+/**
+ * Snoozes a reminder (SPEC 7.9): a new `after` reminder with the same prompt, `seconds` from now. A deleted or
+ * unknown one is `schedule_not_found`, read under the writer's lock so that a delete beside it cannot slip between.
+ */
+export function snoozeSchedule(
   session: SessionView,
   id: string,
   seconds: number,
   now: () => number,
   writer: ScheduleWriter,
 ): Promise<ScheduleOutcome<{ view: ScheduleView }>> {
-  const prompt = promptOf(session, id)
-  if (prompt === null) return { ok: false, error: scheduleNotFound(id) }
-  return createSchedule(session, { prompt, after_seconds: seconds }, now, writer, 'route')
+  return writeRecord(session, now, writer, 'create', 'route', (state, context) => {
+    const prompt = snoozablePrompt(session, id)
+    if (prompt === null) return fail(scheduleNotFound(id))
+    const record = createRecord({ prompt, after_seconds: seconds }, { ...context, nextId: nextScheduleId(state) })
+    return record.ok ? ok({ record: record.value, history: null }) : record
+  })
 }
 
 /** Deletes an active reminder; unknown or finished ids answer deleted: false. */

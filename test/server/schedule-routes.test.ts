@@ -231,6 +231,40 @@ describe('POST /api/sessions/:id/schedules/:scheduleId/snooze', () => {
     await host.close()
   })
 
+  it('answers 404 schedule_not_found for a deleted reminder and writes nothing, though one delivered stays snoozable', async () => {
+    const { app, host, session } = await deliveredStretch()
+    await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'water the plants', every_seconds: 3600 })
+    expect(await call(app, 'DELETE', '/api/sessions/berlin/schedules/schedule-2')).toEqual({ status: 200, body: { id: 'schedule-2', deleted: true } })
+    // on the code before, 201 with a new reminder "water the plants", though the person had deleted it
+    expect(await call(app, 'POST', '/api/sessions/berlin/schedules/schedule-2/snooze', { seconds: 600 })).toEqual({
+      status: 404,
+      body: apiError('schedule_not_found', 'there is no active reminder "schedule-2"', { id: 'schedule-2' }),
+    })
+    expect((await call(app, 'GET', '/api/sessions/berlin/schedules')).body).toEqual({ schedules: [] })
+    const operations = () => session.events().flatMap((e) => (e.type === 'schedule/change' ? [e.data.operation] : []))
+    expect(operations()).toEqual(['create', 'dispatch', 'create', 'delete'])
+    expect(await call(app, 'POST', '/api/sessions/berlin/schedules/schedule-1/snooze', { seconds: 600 })).toEqual({
+      status: 201,
+      body: {
+        schedule: {
+          id: 'schedule-3',
+          kind: 'after',
+          prompt: 'stretch',
+          afterSeconds: 600,
+          scheduledAt: '2026-07-15T06:11:00.000Z',
+          state: 'scheduled',
+          deliveryMode: 'session-local',
+          timeZone: 'Europe/Berlin',
+          scheduledAtLocal: '2026-07-15T08:11:00+02:00[Europe/Berlin]',
+          upcoming: ['2026-07-15T06:11:00.000Z'],
+          ...noHistory,
+        },
+      },
+    })
+    expect(operations()).toEqual(['create', 'dispatch', 'create', 'delete', 'create'])
+    await host.close()
+  })
+
   it('answers 404 schedule_not_found for a reminder the Session never had', async () => {
     const { app, host } = await setup()
     expect(await call(app, 'POST', '/api/sessions/berlin/schedules/schedule-3/snooze', { seconds: 600 })).toEqual({

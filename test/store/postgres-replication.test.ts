@@ -7,6 +7,9 @@ import { compose, composeHost } from '../../src/server/compose.ts'
 import { apiError, call } from '../server/app-harness.ts'
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts'
 import { tempDir } from '../support/temp-dir.ts'
+import { watchNotices } from '../../src/server/streams.ts'
+import { FakeClock } from '../support/fake-clock.ts'
+import { ManualTimers } from '../support/manual-timers.ts'
 import { event, header } from './fixtures.ts'
 
 const stores: PostgresStore[] = []
@@ -190,10 +193,13 @@ describe('sessions a replica watches (SPEC 14.3)', () => {
     const b = await replicaStore(db, 'b')
     await a.store.createSession(header('s', 'UTC'))
     expect(await a.replication.claim('s')).toBe(true)
+    // b hears of event 0 before its host starts: the host is told of what a appends from then on
+    const heardFirst = new Promise<void>((resolve) => b.replication.onAppended((id, count) => id === 's' && count === 1 && resolve()))
     const writer = await a.store.openSession('s', noop)
     writer.append([event(0)], summary)
     await writer.barrier()
     await writer.close()
+    await heardFirst
     const watch = vi.spyOn(b.replication, 'watch')
     const host = await Host.create({ store: b.store, model: new ScriptedModel(), log: () => undefined, ...(maxOpenSessions === undefined ? {} : { maxOpenSessions }) })
     return { a, host, watch }
@@ -402,6 +408,45 @@ describe('a keyed reminder through several replicas (SPEC 14.3)', () => {
       ])
       const { rows } = await db.admin(`SELECT event_json FROM ${SCHEMA}.events WHERE session_id = 's' AND type = 'schedule/change'`)
       expect(rows.map((row: { event_json: string }) => (JSON.parse(row.event_json) as { data: { operation: string } }).data.operation)).toEqual(['create'])
+    } finally {
+      await b.host.close()
+      await a.host.close()
+    }
+  })
+})
+
+describe('reminder notices of another replica (SPEC 8, 14.3)', () => {
+  it('announces a reminder delivered by its owner on a replica that never followed its session, when the delivery is the first it hears of it', async () => {
+    const db = await freshDatabase()
+    const at = Date.parse('2026-07-15T06:00:00.000Z')
+    const replica = async (owner: string, clock: FakeClock, timers: ManualTimers) => {
+      const store = await PostgresStore.open({ url: db.url, replica: { owner, leaseMs: 3000 } })
+      const { host, schedules } = await compose({ dataDir: await tempDir(`sw-notices-${owner}-`), model: new ScriptedModel(), store, clock, timers, log: () => undefined })
+      return { host, app: createApp({ host, schedules }) }
+    }
+    const clock = new FakeClock(at)
+    const timers = new ManualTimers()
+    const a = await replica('a', clock, timers)
+    // the reminder is made on a before b starts (b restarted since, or joined later): b never followed the session
+    await call(a.app, 'POST', '/api/sessions', { sessionId: 's', timeZone: 'UTC' })
+    expect((await call(a.app, 'POST', '/api/sessions/s/schedules', { prompt: 'stretch', after_seconds: 60 })).status).toBe(201)
+    const b = await replica('b', new FakeClock(at), new ManualTimers())
+    const notices = watchNotices(b.host)
+    const told: number[] = []
+    b.host.onEvents((id, events) => told.push(...events.map((e) => e.seq)))
+    try {
+      clock.advance(60_000)
+      timers.fireAll()
+      const session = await a.host.openSession('s')
+      await vi.waitFor(() => expect(session.events().at(-1)?.type).toBe('turn/end'))
+      const queued = session.events().findIndex((e) => e.type === 'inbox/enqueued')
+      // b tells its listeners of every event a appended from the follow-up on, once each and in order (on the code
+      // before, none of the follow-up's append: the first b heard of s only taught it the session's count)
+      const appended = session.events().slice(queued).map((e) => e.seq)
+      await vi.waitFor(() => expect(told).toEqual(appended))
+      expect(notices.since(0).flatMap((n) => (n.notice.event === 'reminder-due' ? [n.notice.data] : []))).toEqual([
+        { sessionId: 's', scheduleId: 'schedule-1', prompt: 'stretch', occurrenceAt: '2026-07-15T06:01:00.000Z' },
+      ])
     } finally {
       await b.host.close()
       await a.host.close()

@@ -146,8 +146,11 @@ export interface Replication {
   release(id: string): Promise<void>
   /** Calls back when a lease is lost (not renewed in time, or taken over): the session must stop here without writing. */
   onLost(listener: (id: string) => void): void
-  /** Calls back when any replica made a session's events durable: its event count and whether a turn is open. */
-  onAppended(listener: (id: string, eventCount: number, openTurn: boolean) => void): void
+  /**
+   * Calls back when any replica made a session's events durable: its event count, whether a turn is open, and the seq
+   * the append began at (null when unknown: a count read by the poll backstop, or told by a replica of an earlier version).
+   */
+  onAppended(listener: (id: string, eventCount: number, openTurn: boolean, firstSeq: number | null) => void): void
   /** Sessions this replica wants to hear of even when a notification is missed (a poll backstop reads their counts). */
   watch(id: string, watching: boolean): void
   /** Runs a command on whichever replica holds the session (this one, once it can claim a session nobody holds); resolves with its answer. */

@@ -16,7 +16,7 @@ import { columnTitle } from './column-text.ts'
  * it rather than landing while the append waits): a session whose count is no longer its batch's first seq,
  * or whose lease this writer no longer holds, appends nothing and is left out of the result; the
  * others' events are inserted and their counts moved on — with the summary that came with the
- * batch, when one did — all or nothing, and each NOTIFYs its new count on commit (SPEC 14.3).
+ * batch, when one did — all or nothing, and each NOTIFYs its new count and its batch's first seq on commit (SPEC 14.3).
  */
 const APPEND: pg.QueryArrayConfig = {
   name: 'schedule-web-append',
@@ -40,14 +40,14 @@ const APPEND: pg.QueryArrayConfig = {
         next_due_at = CASE WHEN b.summary_count IS NULL THEN s.next_due_at ELSE b.next_due_at END
       FROM batch AS b WHERE s.id = b.id AND s.event_count = b.first_seq
         AND (b.lease_token IS NULL OR b.id IN (SELECT session_id FROM held))
-      RETURNING s.id, s.event_count, s.open_turn
+      RETURNING s.id, s.event_count, s.open_turn, b.first_seq
     ), appended AS (
       INSERT INTO ${SCHEMA}.events (session_id, seq, time, type, event_json)
       SELECT e.session_id, e.seq, e.time, e.type, e.event_json
       FROM unnest($10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[]) AS e (session_id, seq, time, type, event_json)
       JOIN fence ON fence.id = e.session_id
     )
-    SELECT id, pg_notify('${EVENTS_CHANNEL}', id || ' ' || event_count || ' ' || open_turn) FROM fence`,
+    SELECT id, pg_notify('${EVENTS_CHANNEL}', id || ' ' || event_count || ' ' || open_turn || ' ' || first_seq) FROM fence`,
 }
 
 /**

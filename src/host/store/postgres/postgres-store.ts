@@ -1,7 +1,7 @@
 import pg from 'pg'
 import type { SessionEvent, SessionHeader } from '../../../protocol/index.ts'
 import { SESSION_ID_PATTERN } from '../../../protocol/index.ts'
-import { StoreError } from '../store-error.ts'
+import { isStoreError, StoreError } from '../store-error.ts'
 import type {
   CreateResult,
   DueEntry,
@@ -99,6 +99,12 @@ function entryOf(row: SessionRow): SessionEntry {
   return { id: row.id, header, summary }
 }
 
+/**
+ * The corrupt verdict of a session's last whole read here: the validators' key, the session row's counts and the
+ * refused row's text (null: missing) as they were then. It holds while they are unchanged.
+ */
+type Verdict = { key: string; eventCount: string; summaryCount: string | null; seq: number; row: string | null; error: StoreError }
+
 function notFound(id: string): StoreError {
   return new StoreError('not-found', `session ${id} does not exist`)
 }
@@ -112,6 +118,8 @@ function notFound(id: string): StoreError {
 export class PostgresStore implements Store {
   private closing: Promise<void> | null = null
   private readonly committer: GroupCommitter
+  /** Corrupt verdicts of whole reads (a long log corrupt near its end costs seconds a read, and every route and list asks). */
+  private readonly verdicts = new Map<string, Verdict>()
   /** Present when this store runs as a replica. */
   readonly replication?: PostgresReplication
 
@@ -120,6 +128,7 @@ export class PostgresStore implements Store {
     /** The URL with its password hidden, for messages. */
     readonly display: string,
     commitsInFlight: number,
+    private readonly log: (line: string) => void,
     replication?: PostgresReplication,
   ) {
     this.committer = new GroupCommitter(pool, commitsInFlight)
@@ -173,7 +182,7 @@ export class PostgresStore implements Store {
       replication = new PostgresReplication(pool, { connectionString, keepAlive: true, application_name: 'schedule-web-listen' }, { ...options.replica, log })
       await replication.start()
     }
-    return new PostgresStore(pool, display, options.commitsInFlight ?? 4, replication)
+    return new PostgresStore(pool, display, options.commitsInFlight ?? 4, log, replication)
   }
 
   /** Runs one statement, any database failure being `unavailable` for `what`. */
@@ -275,7 +284,7 @@ export class PostgresStore implements Store {
   }
 
   async scanSession(id: string, visit: OpenVisitor): Promise<void> {
-    await this.read(id, visit)
+    await this.read(id, visit, false)
   }
 
   /** Sessions with a reminder due at or before `time`, from the `next_due_at` index. */
@@ -311,10 +320,12 @@ export class PostgresStore implements Store {
   /**
    * Reads the header and every event in one snapshot (a repeatable-read transaction), in pages by
    * seq, each decoded as the JSONL store decodes a line; a log whose length disagrees with the
-   * session's event count is corrupt where they part.
+   * session's event count is corrupt where they part. A log found corrupt has its summary marked
+   * stale, so that every route and replica reads it whole and refuses it (SPEC 2.5), as the JSONL
+   * store's routes do when a file changed, instead of serving the pages that do not reach the damage.
    */
   async openSession(id: string, visit: OpenVisitor): Promise<SessionWriter> {
-    const { header, count } = await this.read(id, visit)
+    const { header, count } = await this.read(id, visit, true)
     const replication = this.replication
     const lease = (): LeaseFence | 'lost' => {
       if (replication === undefined) return null
@@ -324,7 +335,8 @@ export class PostgresStore implements Store {
     return new PostgresSessionWriter(this.pool, this.committer, header, count, lease, () => replication?.streamingFlushed(id) ?? null)
   }
 
-  private async read(id: string, visit: OpenVisitor): Promise<{ header: SessionHeader; count: number }> {
+  /** Reads a whole log; `mark`: a corrupt one has its summary marked stale (a server's open, never check or export). */
+  private async read(id: string, visit: OpenVisitor, mark: boolean): Promise<{ header: SessionHeader; count: number }> {
     if (!SESSION_ID_PATTERN.test(id)) throw notFound(id)
     let client: pg.PoolClient
     try {
@@ -346,24 +358,51 @@ export class PostgresStore implements Store {
       await database(() => client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'))
       open = true
       const session = await database(() =>
-        client.query<{ header_json: string; event_count: string }>(`SELECT header_json, event_count FROM ${SCHEMA}.sessions WHERE id = $1`, [id]),
+        client.query<{ header_json: string; event_count: string; summary_count: string | null }>(
+          `SELECT header_json, event_count, summary_count FROM ${SCHEMA}.sessions WHERE id = $1`,
+          [id],
+        ),
       )
       if (session.rows.length === 0) throw notFound(id)
-      const header = decodeHeader(id, session.rows[0].header_json)
-      visit.header(header)
-      const counted = Number(session.rows[0].event_count)
-      let next = 0
-      for (;;) {
-        const page = await database(() => client.query<EventRow>({ ...READ_PAGE, values: [id, next] }))
-        for (const row of page.rows) {
-          visit.event(decodeEvent(id, next, row))
-          next++
-        }
-        if (page.rows.length < PAGE_ROWS) break
+      const { header_json: headerJson, event_count: eventCount, summary_count: summaryCount } = session.rows[0]
+      const header = decodeHeader(id, headerJson)
+      const key = visit.trustKey ?? ''
+      const rowAt = async (seq: number): Promise<string | null> =>
+        (await database(() => client.query<{ event_json: string }>(`SELECT event_json FROM ${SCHEMA}.events WHERE session_id = $1 AND seq = $2`, [id, seq]))).rows[0]
+          ?.event_json ?? null
+      const verdict = this.verdicts.get(id)
+      if (verdict !== undefined) {
+        if (verdict.key === key && verdict.eventCount === eventCount && verdict.summaryCount === summaryCount && (await rowAt(verdict.seq)) === verdict.row) throw verdict.error
+        this.verdicts.delete(id)
       }
-      if (next !== counted) {
-        const reason = next < counted ? `the log ends before seq ${next} but the session counts ${counted} events` : `the session counts ${counted} events but the log goes on`
-        throw new StoreError('corrupt', `session ${id} is corrupt at seq ${Math.min(next, counted)}: ${reason}`, { seq: Math.min(next, counted), reason })
+      const counted = Number(eventCount)
+      let next = 0
+      try {
+        visit.header(header)
+        for (;;) {
+          const page = await database(() => client.query<EventRow>({ ...READ_PAGE, values: [id, next] }))
+          for (const row of page.rows) {
+            visit.event(decodeEvent(id, next, row))
+            next++
+          }
+          if (page.rows.length < PAGE_ROWS) break
+        }
+        if (next !== counted) {
+          const reason = next < counted ? `the log ends before seq ${next} but the session counts ${counted} events` : `the session counts ${counted} events but the log goes on`
+          throw new StoreError('corrupt', `session ${id} is corrupt at seq ${Math.min(next, counted)}: ${reason}`, { seq: Math.min(next, counted), reason })
+        }
+      } catch (error) {
+        const seq = isStoreError(error) && error.code === 'corrupt' ? error.details?.seq : undefined
+        if (typeof seq === 'number' && seq >= 0) {
+          // a verdict that cannot be kept or marked (the database failing now) is only read whole again next time
+          const row = await rowAt(seq).catch(() => undefined)
+          if (mark && row !== undefined) {
+            open = false
+            if (await this.markStale(client, id)) this.verdicts.set(id, { key, eventCount, summaryCount: null, seq, row, error: error as StoreError })
+            else broken = true
+          } else if (row !== undefined) this.verdicts.set(id, { key, eventCount, summaryCount, seq, row, error: error as StoreError })
+        }
+        throw error
       }
       await database(() => client.query('COMMIT'))
       open = false
@@ -371,6 +410,21 @@ export class PostgresStore implements Store {
     } finally {
       if (open && !broken) await client.query('ROLLBACK').catch(() => (broken = true))
       client.release(broken)
+    }
+  }
+
+  /**
+   * Ends the read's transaction on `client` and marks the corrupt session's summary stale; false (logged) when the
+   * database did not take it, so the next open reads the log whole again.
+   */
+  private async markStale(client: pg.PoolClient, id: string): Promise<boolean> {
+    try {
+      await client.query('ROLLBACK')
+      await client.query(`UPDATE ${SCHEMA}.sessions SET summary_count = NULL WHERE id = $1`, [id])
+      return true
+    } catch (error) {
+      this.log(`session ${id}: its log is corrupt, but its summary could not be marked stale: ${failureText(error)}`)
+      return false
     }
   }
 

@@ -12,7 +12,10 @@ const FOREIGN_KEY_VIOLATION = '23503'
 /** The database clock in epoch ms: every replica reads lease expiry on the same clock. */
 export const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint'
 
-/** NOTIFY channels: durable appends (`<id> <eventCount> <openTurn>`), commands waiting (`<sessionId>`), commands answered (`<commandId>`). */
+/**
+ * NOTIFY channels: durable appends (`<id> <eventCount> <openTurn> <firstSeq>`, the seq the append began at last, which
+ * a replica of an earlier version leaves out), commands waiting (`<sessionId>`), commands answered (`<commandId>`).
+ */
 export const EVENTS_CHANNEL = 'schedule_web_events'
 const COMMANDS_CHANNEL = 'schedule_web_commands'
 const ANSWERS_CHANNEL = 'schedule_web_answers'
@@ -121,7 +124,7 @@ export class PostgresReplication implements Replication {
   readonly leaseMs: number
   private readonly held = new Map<string, Held>()
   private readonly lostListeners: ((id: string) => void)[] = []
-  private readonly appendedListeners: ((id: string, eventCount: number, openTurn: boolean) => void)[] = []
+  private readonly appendedListeners: ((id: string, eventCount: number, openTurn: boolean, firstSeq: number | null) => void)[] = []
   private readonly watched = new Set<string>()
   private readonly counts = new Map<string, number>()
   private readonly waiting = new Map<string, Waiting>()
@@ -192,8 +195,8 @@ export class PostgresReplication implements Replication {
 
   private notified(channel: string, payload: string): void {
     if (channel === EVENTS_CHANNEL) {
-      const [id, count, open] = payload.split(' ')
-      if (id !== undefined && count !== undefined) this.appended(id, Number(count), open === 'true')
+      const [id, count, open, first] = payload.split(' ')
+      if (id !== undefined && count !== undefined) this.appended(id, Number(count), open === 'true', first === undefined ? null : Number(first))
     } else if (channel === COMMANDS_CHANNEL) {
       if (this.held.has(payload)) this.runCommands(payload)
     } else if (channel === ANSWERS_CHANNEL) {
@@ -268,11 +271,12 @@ export class PostgresReplication implements Replication {
     })
   }
 
-  private appended(id: string, count: number, openTurn: boolean): void {
+  /** Hands on a count higher than any heard before, and an append's own notification even when a poll read its count first. */
+  private appended(id: string, count: number, openTurn: boolean, firstSeq: number | null): void {
     const known = this.counts.get(id) ?? -1
-    if (count <= known) return
+    if (count < known || (count === known && firstSeq === null)) return
     this.counts.set(id, count)
-    for (const listener of this.appendedListeners) listener(id, count, openTurn)
+    for (const listener of this.appendedListeners) listener(id, count, openTurn, firstSeq)
   }
 
   holds(id: string): boolean {
@@ -315,7 +319,7 @@ export class PostgresReplication implements Replication {
     this.lostListeners.push(listener)
   }
 
-  onAppended(listener: (id: string, eventCount: number, openTurn: boolean) => void): void {
+  onAppended(listener: (id: string, eventCount: number, openTurn: boolean, firstSeq: number | null) => void): void {
     this.appendedListeners.push(listener)
   }
 
@@ -369,7 +373,7 @@ export class PostgresReplication implements Replication {
             [watched],
           )
         ).rows
-        for (const row of rows) this.appended(row.id, Number(row.event_count), row.open_turn)
+        for (const row of rows) this.appended(row.id, Number(row.event_count), row.open_turn, null)
       }
       if (this.waiting.size > 0) await this.collect([...this.waiting.keys()])
       if (this.held.size > 0) {
