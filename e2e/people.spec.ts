@@ -564,3 +564,44 @@ test('a reminder snoozed in one browser, or by asking the assistant, shows as sn
   await expect(alex(laptop).getByTestId('reminder-snooze')).toHaveCount(0)
   await expect(alex(phone)).toContainText('Snoozed:')
 })
+
+test('on a phone, a reminder of the Session in view comes due on its card alone, with no toast saying it again over the conversation; one of another Session still has its toast', async ({
+  zones,
+  servers,
+}) => {
+  const server = await servers.start()
+  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  for (const id of ['here', 'elsewhere']) expect((await post('/api/sessions', { sessionId: id, timeZone: 'Europe/Berlin' })).status).toBe(201)
+  const page = await zones.open('Europe/Berlin', undefined, { viewport: PHONE })
+  // every toast that shows, however briefly, by its Session
+  await page.addInitScript(() => {
+    const seen = window as unknown as { toastsSeen: string[] }
+    seen.toastsSeen = []
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (!(node instanceof HTMLElement)) continue
+          const toasts = [...(node.matches('[data-testid="toast"]') ? [node] : []), ...node.querySelectorAll<HTMLElement>('[data-testid="toast"]')]
+          for (const toast of toasts) seen.toastsSeen.push(toast.dataset.sessionId ?? '')
+        }
+      }
+    }).observe(document, { childList: true, subtree: true })
+  })
+  await page.goto(`${server.url}/s/here`)
+  await expect(page.getByTestId('composer-input')).toBeVisible()
+  const toastsSeen = () => page.evaluate(() => (window as unknown as { toastsSeen: string[] }).toastsSeen)
+
+  expect((await post('/api/sessions/here/schedules', { prompt: 'stretch your legs', after_seconds: 1 })).status).toBe(201)
+  const card = page.getByTestId('reminder-due').filter({ hasText: 'stretch your legs' })
+  await expect(card.getByTestId('reminder-snooze')).toBeInViewport({ timeout: 15_000 })
+  // past the moment a phone waits for the card (on the code before, a toast said it again over the conversation)
+  await page.waitForTimeout(3_000)
+  await expect(page.getByTestId('toast')).toHaveCount(0)
+  expect(await toastsSeen()).toEqual([])
+
+  // a reminder of a Session not in view reaches the person as a toast, on a phone too
+  expect((await post('/api/sessions/elsewhere/schedules', { prompt: 'feed the cat', after_seconds: 1 })).status).toBe(201)
+  await expect(page.getByTestId('toast')).toContainText('feed the cat', { timeout: 15_000 })
+  expect(await toastsSeen()).toEqual(['elsewhere'])
+  await expect(card.getByTestId('reminder-snooze')).toBeVisible()
+})

@@ -1,6 +1,6 @@
 import { memo, useEffect, useId, useRef } from 'react'
 import { snoozeFailure } from '../data/http.ts'
-import { markDone, markSnoozed, noticeKey } from '../data/notices.ts'
+import { markDone, markSnoozed, noticeKey, setCardInView } from '../data/notices.ts'
 import { useSnooze } from '../data/queries.ts'
 import { useDueReminderZone } from '../hooks/use-reminder-zone.ts'
 import { instantMs } from '../lib/countdown.ts'
@@ -44,8 +44,22 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
     actedHere.current = false
     status.current?.focus()
   }, [said])
+  // whether the card is on screen, so a phone need not say it again in a toast
+  const body = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const node = body.current
+    if (node === null || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) setCardInView(key, entry.isIntersecting)
+    })
+    observer.observe(node)
+    return () => {
+      observer.disconnect()
+      setCardInView(key, false)
+    }
+  }, [key])
   return (
-    <div className="reminder-due-body" data-schedule-id={scheduleId} data-done={done}>
+    <div className="reminder-due-body" data-schedule-id={scheduleId} data-done={done} ref={body}>
       <p className="reminder-prompt" dir="auto" id={promptId}>
         {reminder.prompt}
       </p>
