@@ -42,6 +42,10 @@ describe('describeRule', () => {
     expect(describeRule(at, 'en-GB', 'Asia/Shanghai')).toBe('Once')
     expect(describeRule({ ...at, kind: 'after', afterSeconds: 600 }, 'en-GB', 'Asia/Shanghai')).toBe('Once, 10 min after it was set')
     expect(describeRule({ ...at, kind: 'every', everySeconds: 900 }, 'en-GB', 'Asia/Shanghai')).toBe('Every 15 min')
+    // a snooze says which occurrence it snoozes, in the row's zone, rather than when it was set
+    const snooze = { ...at, kind: 'after', afterSeconds: 600, scheduledAt: '2026-07-15T01:42:00.000Z' } as const
+    expect(describeRule(snooze, 'en-US', 'Asia/Shanghai', Date.parse('2026-07-15T01:32:00.000Z'), '2026-07-15T01:30:00.000Z')).toBe('Once, snoozed from today 9:30 AM')
+    expect(reminderRow(snooze, 'Asia/Shanghai', null, 'en-GB', Date.parse('2026-07-15T01:32:00.000Z'), '2026-07-14T23:30:00.000Z').rule).toBe('Once, snoozed from today 07:30')
     expect(describeRule({ ...at, kind: 'every', everySeconds: 5_400 }, 'en-GB', 'Asia/Shanghai')).toBe('Every 1 h 30 min')
     expect(describeRule(weekdays, 'en-GB', 'America/New_York')).toBe('Weekdays at 08:30 · New York')
   })
