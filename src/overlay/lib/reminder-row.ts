@@ -88,8 +88,8 @@ export function dueReminderZone(
 
 /**
  * The delivery history in words: `Not delivered yet`, `Delivered once (yesterday 08:30 · Berlin)`, `Delivered 3 times
- * (last: yesterday 08:30 · Berlin) · 2 missed`; the time in the locale's words and the place of its zone, as the row's
- * other times are (`(last: gestern 08:30 · Berlin)` in de-DE).
+ * (last: yesterday 08:30 · Berlin) · 2 missed`; the time on the locale's clock, in English words as the sentence is, and
+ * the place of its zone, as the row's other times are (`(last: yesterday 08:30 · Berlin)` in de-DE too).
  */
 export function describeHistory(view: ScheduleView, zone: string | null, locale: string, nowMs: number): string {
   const missed = view.missed > 0 ? ` · ${view.missed} missed` : ''
