@@ -600,10 +600,20 @@ test('on a phone, a reminder of the Session in view comes due on its card alone,
   await expect(page.getByTestId('toast')).toHaveCount(0)
   expect(await toastsSeen()).toEqual([])
 
+  // with the reminders drawer open over the conversation, its card is out of sight: the toast says it, and closes as the
+  // drawer does and the card is in view
+  await page.getByTestId('reminders-toggle').click()
+  expect((await post('/api/sessions/here/schedules', { prompt: 'drink water', after_seconds: 1 })).status).toBe(201)
+  const toast = page.getByTestId('toast')
+  await expect(toast).toContainText('drink water', { timeout: 15_000 })
+  await page.getByTestId('reminders-drawer').getByRole('button', { name: 'Close' }).click()
+  await expect(page.getByTestId('reminder-due').filter({ hasText: 'drink water' })).toBeInViewport()
+  await expect(toast).toHaveCount(0)
+
   // a reminder of a Session not in view reaches the person as a toast, on a phone too
   expect((await post('/api/sessions/elsewhere/schedules', { prompt: 'feed the cat', after_seconds: 1 })).status).toBe(201)
-  await expect(page.getByTestId('toast')).toContainText('feed the cat', { timeout: 15_000 })
-  expect(await toastsSeen()).toEqual(['elsewhere'])
+  await expect(toast).toContainText('feed the cat', { timeout: 15_000 })
+  expect(await toastsSeen()).toEqual(['here', 'elsewhere'])
   await expect(card.getByTestId('reminder-snooze')).toBeVisible()
 })
 

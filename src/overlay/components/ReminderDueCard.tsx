@@ -47,17 +47,25 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
     actedHere.current = false
     status.current?.focus()
   }, [said])
-  // whether the card is on screen, so a phone need not say it again in a toast
+  // whether the card is on screen, so a phone need not say it again in a toast; behind the reminders drawer (its
+  // conversation inert while the drawer is open over it) it is not
   const body = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const node = body.current
     if (node === null || typeof IntersectionObserver === 'undefined') return
+    const chat = node.closest('.chat')
+    let intersecting = false
+    const report = () => setCardInView(key, intersecting && chat?.hasAttribute('inert') !== true)
     const observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) setCardInView(key, entry.isIntersecting)
+      for (const entry of entries) intersecting = entry.isIntersecting
+      report()
     })
     observer.observe(node)
+    const drawer = chat === null ? null : new MutationObserver(report)
+    if (chat !== null) drawer?.observe(chat, { attributes: true, attributeFilter: ['inert'] })
     return () => {
       observer.disconnect()
+      drawer?.disconnect()
       setCardInView(key, false)
     }
   }, [key])
