@@ -5,7 +5,7 @@ import { dueSoonScript } from './support/server.ts'
 
 const GERMAN_FULL = /^(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4} um \d{2}:\d{2}:\d{2} /
 
-test('a de-DE browser in Kolkata reads German words on a 24-hour clock and “Kolkata”; an en-US browser reads a 12-hour clock', async ({ zones, servers }, testInfo) => {
+test('a de-DE browser in Kolkata reads its 24-hour clock and “Kolkata”, with English day words as the sentences around them are (the full date in German); an en-US browser reads a 12-hour clock', async ({ zones, servers }, testInfo) => {
   const server = await servers.start()
   const kolkata = await zones.open('Asia/Kolkata', server.url, { locale: 'de-DE' })
   const canonical = await kolkata.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
@@ -17,7 +17,8 @@ test('a de-DE browser in Kolkata reads German words on a 24-hour clock and “Ko
   await waitForTurnEnds(server.url, id, 1)
 
   const own = kolkata.getByTestId('reminder-own-time')
-  await expect(own).toHaveText(/^(heute|morgen) \d{2}:\d{2} · Kolkata$/)
+  // on the code before, "heute 14:07" beside English words, and "Gestern …" in English sentences
+  await expect(own).toHaveText(/^(today|tomorrow) \d{2}:\d{2} · Kolkata$/)
   await expect(own).toHaveAttribute('title', GERMAN_FULL)
   await expect(kolkata.getByTestId('reminder-countdown')).toHaveText(/^in (10:00|9:[0-5]\d)$/)
   await expect(kolkata.getByTestId('reminder-rule')).toHaveText('Once, 10 min after it was set · schedule-1')
@@ -563,4 +564,83 @@ test('a reminder snoozed in one browser, or by asking the assistant, shows as sn
   await expect(alex(laptop)).toContainText('Snoozed:')
   await expect(alex(laptop).getByTestId('reminder-snooze')).toHaveCount(0)
   await expect(alex(phone)).toContainText('Snoozed:')
+})
+
+test('on a phone, a reminder of the Session in view comes due on its card alone, with no toast saying it again over the conversation; one of another Session still has its toast', async ({
+  zones,
+  servers,
+}) => {
+  const server = await servers.start()
+  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  for (const id of ['here', 'elsewhere']) expect((await post('/api/sessions', { sessionId: id, timeZone: 'Europe/Berlin' })).status).toBe(201)
+  const page = await zones.open('Europe/Berlin', undefined, { viewport: PHONE })
+  // every toast that shows, however briefly, by its Session
+  await page.addInitScript(() => {
+    const seen = window as unknown as { toastsSeen: string[] }
+    seen.toastsSeen = []
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (!(node instanceof HTMLElement)) continue
+          const toasts = [...(node.matches('[data-testid="toast"]') ? [node] : []), ...node.querySelectorAll<HTMLElement>('[data-testid="toast"]')]
+          for (const toast of toasts) seen.toastsSeen.push(toast.dataset.sessionId ?? '')
+        }
+      }
+    }).observe(document, { childList: true, subtree: true })
+  })
+  await page.goto(`${server.url}/s/here`)
+  await expect(page.getByTestId('composer-input')).toBeVisible()
+  const toastsSeen = () => page.evaluate(() => (window as unknown as { toastsSeen: string[] }).toastsSeen)
+
+  expect((await post('/api/sessions/here/schedules', { prompt: 'stretch your legs', after_seconds: 1 })).status).toBe(201)
+  const card = page.getByTestId('reminder-due').filter({ hasText: 'stretch your legs' })
+  await expect(card.getByTestId('reminder-snooze')).toBeInViewport({ timeout: 15_000 })
+  // past the moment a phone waits for the card (on the code before, a toast said it again over the conversation)
+  await page.waitForTimeout(3_000)
+  await expect(page.getByTestId('toast')).toHaveCount(0)
+  expect(await toastsSeen()).toEqual([])
+
+  // with the reminders drawer open over the conversation, its card is out of sight: the toast says it, and closes as the
+  // drawer does and the card is in view
+  await page.getByTestId('reminders-toggle').click()
+  expect((await post('/api/sessions/here/schedules', { prompt: 'drink water', after_seconds: 1 })).status).toBe(201)
+  const toast = page.getByTestId('toast')
+  await expect(toast).toContainText('drink water', { timeout: 15_000 })
+  await page.getByTestId('reminders-drawer').getByRole('button', { name: 'Close' }).click()
+  await expect(page.getByTestId('reminder-due').filter({ hasText: 'drink water' })).toBeInViewport()
+  await expect(toast).toHaveCount(0)
+
+  // a reminder of a Session not in view reaches the person as a toast, on a phone too
+  expect((await post('/api/sessions/elsewhere/schedules', { prompt: 'feed the cat', after_seconds: 1 })).status).toBe(201)
+  await expect(toast).toContainText('feed the cat', { timeout: 15_000 })
+  expect(await toastsSeen()).toEqual(['here', 'elsewhere'])
+  await expect(card.getByTestId('reminder-snooze')).toBeVisible()
+})
+
+test('a snooze deleted since is no longer shown as snoozed on its due card, in the browser that snoozed it, after a reload, and in another browser', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  expect((await post('/api/sessions', { sessionId: 'kitchen', timeZone: 'Europe/Berlin' })).status).toBe(201)
+  const page = await zones.open('Europe/Berlin', `${server.url}/s/kitchen`)
+  await expect(page.getByTestId('composer-input')).toBeVisible()
+  const made = await post('/api/sessions/kitchen/schedules', { prompt: 'check the oven', after_seconds: 1 })
+  expect(made.status).toBe(201)
+  const { schedule: first } = (await made.json()) as { schedule: { scheduledAt: string } }
+  const card = (on: typeof page) => on.getByTestId('reminder-due').filter({ hasText: 'check the oven' })
+  await card(page).getByTestId('reminder-snooze').click({ timeout: 15_000 })
+  await expect(card(page).getByRole('status')).toContainText('Snoozed: again')
+  await expect.poll(async () => (await fetchSchedules(server.url, 'kitchen')).map((s) => s.id)).toEqual(['schedule-2'])
+  // the panel says the new reminder is the snooze of that occurrence (on the code before, "Once, 10 min after it was set")
+  const row = page.getByTestId('reminder').filter({ hasText: 'check the oven' })
+  await expect(row.getByTestId('reminder-rule')).toHaveText(new RegExp(`^Once, snoozed from (today|yesterday) ${localClock(first.scheduledAt, 'Europe/Berlin', 'en-US')} · schedule-2$`))
+
+  // the snooze deleted from the panel: the card no longer says it is snoozed (on the code before, it still said until when)
+  await row.getByTestId('reminder-delete').click()
+  await expect.poll(async () => (await fetchSchedules(server.url, 'kitchen')).length).toBe(0)
+  await expect(card(page).getByRole('status')).toHaveText('Snooze deleted.')
+  await page.reload()
+  await expect(card(page).getByRole('status')).toHaveText('Snooze deleted.')
+  const other = await zones.open('Europe/Berlin', `${server.url}/s/kitchen`)
+  await expect(card(other).getByRole('status')).toHaveText('Snooze deleted.')
+  await expect(card(other).getByTestId('reminder-snooze')).toHaveCount(0)
 })

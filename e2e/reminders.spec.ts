@@ -374,10 +374,11 @@ test('screen readers hear which reminder a button acts on, in names kept short, 
   const id = await createSessionFromUi(page)
   const api = `${server.url}/api/sessions/${id}/schedules`
   const long = `water the plants ${'and the ferns '.repeat(140)}`.trim()
-  for (const [prompt, after] of [[long, 3_600], ['drink water', 2]] as const) {
+  const make = async (prompt: string, after: number) => {
     const response = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt, after_seconds: after }) })
     expect(response.status).toBe(201)
   }
+  await make(long, 3_600)
   await page.getByTestId('reminders-toggle').click()
   const row = page.locator('[data-testid="reminder"]').filter({ hasText: 'water the plants' })
   // on the code before, names of over 2,000 characters, and a row some 1,300 px tall
@@ -387,7 +388,10 @@ test('screen readers hear which reminder a button acts on, in names kept short, 
   expect(Math.round(lines)).toBe(4)
   await page.getByTestId('reminders-drawer').getByRole('button', { name: 'Close' }).click()
 
-  // the due card's and the toast's buttons are described by their reminder (on the code before, "Snooze 10 min" alone)
+  // the due card's and the toast's buttons are described by their reminder (on the code before, "Snooze 10 min" alone);
+  // on a desktop window, where the toast of the Session open shows beside its card (a phone shows the card alone)
+  await page.setViewportSize({ width: 1280, height: 860 })
+  await make('drink water', 2)
   const due = page.getByTestId('reminder-due')
   await expect(due).toBeVisible({ timeout: 20_000 })
   await expect(due.getByTestId('reminder-snooze')).toHaveAccessibleDescription('drink water')

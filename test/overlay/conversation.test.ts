@@ -271,7 +271,7 @@ describe('snoozes the log holds', () => {
         after('schedule-6', 'stretch', '2026-07-15T01:50:00.000Z'),
       ),
     )
-    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-5', until: '2026-07-15T01:40:00.000Z' }])
+    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-5', until: '2026-07-15T01:40:00.000Z', deleted: false }])
   })
 
   it('moves a snooze when its reminder is changed, in a new array with a new record, and by no other change', () => {
@@ -285,8 +285,23 @@ describe('snoozes the log holds', () => {
     foldEvents(fold, log(update('schedule-2', '2026-07-15T02:05:00.000Z')).map((e) => ({ ...e, seq: e.seq + 4 })))
     expect(fold.snoozes).not.toBe(first)
     expect(fold.snoozes[0]).not.toBe(first[0])
-    expect(first).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T01:40:00.000Z' }])
-    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T02:05:00.000Z' }])
+    expect(first).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T01:40:00.000Z', deleted: false }])
+    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T02:05:00.000Z', deleted: false }])
+  })
+
+  it('leaves an occurrence snoozed no longer once its snooze is deleted, in a new array, and by no other delete', () => {
+    const fold = emptyFold()
+    foldEvents(fold, log(ev('user/message', due, 'append'), after('schedule-2', 'stretch', '2026-07-15T01:40:00.000Z')))
+    const first = fold.snoozes
+    const remove = (id: string) => ev('schedule/change', { version: 1, operation: 'delete', id })
+    foldEvents(fold, log(remove('schedule-1')).map((e) => ({ ...e, seq: e.seq + 2 })))
+    expect(fold.snoozes).toBe(first)
+    foldEvents(fold, log(remove('schedule-2')).map((e) => ({ ...e, seq: e.seq + 3 })))
+    expect(fold.snoozes).not.toBe(first)
+    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T01:40:00.000Z', deleted: true }])
+    // a reminder with its words made after the delete is not its snooze again
+    foldEvents(fold, log(after('schedule-3', 'stretch', '2026-07-15T01:50:00.000Z')).map((e) => ({ ...e, seq: e.seq + 4 })))
+    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T01:40:00.000Z', deleted: true }])
   })
 })
 

@@ -142,9 +142,11 @@ describe('a one-off draft\'s time in its zone', () => {
     expect(localInstant('2011-12-30', '12:00', 'Pacific/Apia')).toBeNull()
   })
 
-  it('says, in this browser\'s words, when it has passed or a clock change skips it, and nothing when it can be used', () => {
+  it('says, in English on this browser\'s clock, when it has passed or a clock change skips it, and nothing when it can be used', () => {
     expect(whenProblem(at('2026-12-01', '09:00'), 'en-US', NOW)).toBe('Today 9:00 AM has already passed in New York (it is 9:32 PM there now). Pick a later time.')
-    expect(whenProblem(at('2026-11-30', '18:00'), 'de-DE', NOW)).toBe('Gestern 18:00 has already passed in New York (it is 21:32 there now). Pick a later time.')
+    expect(whenProblem(at('2026-11-30', '18:00'), 'de-DE', NOW)).toBe('Yesterday 18:00 has already passed in New York (it is 21:32 there now). Pick a later time.')
+    // the words of a date English too, as the sentence is (on the code before, "02:30 on Sonntag, 28. März 2027 does not exist")
+    expect(whenProblem(at('2027-03-28', '02:30', 'Europe/Berlin'), 'de-DE', NOW)).toBe('02:30 on Sunday, 28 March 2027 does not exist in Berlin: the clocks skip that time. Pick another time.')
     expect(whenProblem(at('2026-12-01', '21:32'), 'en-US', NOW)).toBe('Today 9:32 PM has already passed in New York (it is 9:32 PM there now). Pick a later time.')
     expect(whenProblem(at('2027-03-14', '02:30'), 'en-US', NOW)).toBe('2:30 AM on Sunday, March 14, 2027 does not exist in New York: the clocks skip that time. Pick another time.')
     expect(whenProblem(at('2027-03-28', '02:30', 'Europe/Berlin'), 'en-GB', NOW)).toBe('02:30 on Sunday, 28 March 2027 does not exist in Berlin: the clocks skip that time. Pick another time.')

@@ -42,6 +42,10 @@ describe('describeRule', () => {
     expect(describeRule(at, 'en-GB', 'Asia/Shanghai')).toBe('Once')
     expect(describeRule({ ...at, kind: 'after', afterSeconds: 600 }, 'en-GB', 'Asia/Shanghai')).toBe('Once, 10 min after it was set')
     expect(describeRule({ ...at, kind: 'every', everySeconds: 900 }, 'en-GB', 'Asia/Shanghai')).toBe('Every 15 min')
+    // a snooze says which occurrence it snoozes, in the row's zone, rather than when it was set
+    const snooze = { ...at, kind: 'after', afterSeconds: 600, scheduledAt: '2026-07-15T01:42:00.000Z' } as const
+    expect(describeRule(snooze, 'en-US', 'Asia/Shanghai', Date.parse('2026-07-15T01:32:00.000Z'), '2026-07-15T01:30:00.000Z')).toBe('Once, snoozed from today 9:30 AM')
+    expect(reminderRow(snooze, 'Asia/Shanghai', null, 'en-GB', Date.parse('2026-07-15T01:32:00.000Z'), '2026-07-14T23:30:00.000Z').rule).toBe('Once, snoozed from today 07:30')
     expect(describeRule({ ...at, kind: 'every', everySeconds: 5_400 }, 'en-GB', 'Asia/Shanghai')).toBe('Every 1 h 30 min')
     expect(describeRule(weekdays, 'en-GB', 'America/New_York')).toBe('Weekdays at 08:30 · New York')
   })
@@ -74,6 +78,13 @@ describe('describeRule', () => {
     // an end instant is said in the reminder's own zone: 23:00 UTC is 18:00 in New York, 00:00 the next day in Berlin
     expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231T230000Z'), 'en-US', 'America/New_York')).toBe('Every day at 9:00 AM, until December 31, 2026 at 6:00 PM · New York')
     expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231T230000Z', 'Europe/Berlin'), 'en-GB', 'Europe/Berlin')).toBe('Every day at 09:00, until 1 January 2027 at 00:00 · Berlin')
+    // in another locale the words stay English, as the sentence is, with its dates in English and its clock the locale's
+    // (on the code before, "Yearly on 3 de março at 10:00" in pt-BR)
+    expect(describeRule(rule('FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10;BYMINUTE=0'), 'pt-BR', 'America/New_York')).toBe('Yearly on 3 March at 10:00 · New York')
+    expect(describeRule(rule('FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;BYHOUR=10;BYMINUTE=0'), 'ja-JP', 'America/New_York')).toBe('Yearly on March 3 at 10:00 · New York')
+    expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231'), 'de-DE', 'America/New_York')).toBe('Every day at 09:00, until 31 December 2026 · New York')
+    expect(describeRule(rule('FREQ=DAILY;BYHOUR=9;BYMINUTE=0;UNTIL=20261231T230000Z'), 'pt-BR', 'America/New_York')).toBe('Every day at 09:00, until 31 December 2026 at 18:00 · New York')
+    expect(describeRule(later, 'pt-BR', 'America/New_York', T)).toBe('Weekdays at 08:30, from 1 March 2027 · New York')
   })
 })
 
@@ -178,11 +189,11 @@ describe('reminderRow', () => {
 describe('describeHistory', () => {
   const now = Date.parse('2026-07-15T12:00:00.000Z')
 
-  it('gives the last delivery’s time, in the locale’s words, a place of its own and its zone’s place', () => {
-    // on the code before, "Delivered 3 times, last gestern 08:30": an English word before German ones, and no place
-    expect(describeHistory(weekdays, 'America/New_York', 'de-DE', now)).toBe('Delivered 3 times (last: gestern 08:30 · New York) · 2 missed')
+  it('gives the last delivery’s time, in English words on the locale’s clock, a place of its own and its zone’s place', () => {
+    // in English, as the sentence is, on the locale's clock (on the code before, "last: gestern 08:30" in English words)
+    expect(describeHistory(weekdays, 'America/New_York', 'de-DE', now)).toBe('Delivered 3 times (last: yesterday 08:30 · New York) · 2 missed')
     expect(describeHistory(weekdays, 'America/New_York', 'en-US', now)).toBe('Delivered 3 times (last: yesterday 8:30 AM · New York) · 2 missed')
-    expect(describeHistory({ ...weekdays, deliveries: 1, missed: 0 }, 'America/New_York', 'fr-FR', now)).toBe('Delivered once (hier 08:30 · New York)')
+    expect(describeHistory({ ...weekdays, deliveries: 1, missed: 0 }, 'America/New_York', 'fr-FR', now)).toBe('Delivered once (yesterday 08:30 · New York)')
     expect(describeHistory({ ...weekdays, deliveries: 0, lastDeliveredAt: null, missed: 1 }, 'America/New_York', 'en-US', now)).toBe('Not delivered yet · 1 missed')
     expect(describeHistory({ ...weekdays, lastDeliveredAt: null }, 'America/New_York', 'en-US', now)).toBe('Delivered 3 times · 2 missed')
   })
@@ -227,11 +238,11 @@ describe('dueReminderZone', () => {
 })
 
 describe('sessionName', () => {
-  it('uses the title, else when the Session started in the browser’s words', () => {
+  it('uses the title, else when the Session started, on the browser’s clock', () => {
     const created = Date.parse('2026-07-15T10:30:00Z')
     expect(sessionName({ id: 'abcdefghijkl', createdAt: created, title: 'Trip' }, 'en-GB', 'UTC', created)).toBe('Trip')
     expect(sessionName({ id: 'abcdefghijkl', createdAt: created, title: '  ' }, 'en-GB', 'UTC', created)).toBe('Started today 10:30')
-    expect(sessionName({ id: 'abcdefghijkl', createdAt: created }, 'de-DE', 'Asia/Kolkata', created + 86_400_000)).toBe('Started gestern 16:00')
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: created }, 'de-DE', 'Asia/Kolkata', created + 86_400_000)).toBe('Started yesterday 16:00')
   })
 
   it('says when an untitled Session started on its own clock, not the browser’s; the browser’s zone only for a Session without one', () => {
@@ -243,10 +254,12 @@ describe('sessionName', () => {
     expect(sessionName({ id: 'abcdefghijkl', createdAt: created, timeZone: null }, 'en-US', 'America/New_York', created)).toBe('Started today 6:08 AM')
   })
 
-  it('isolates right-to-left words, so "Started" stays before them whatever their order', () => {
+  it('isolates a right-to-left clock, so "Started" stays before it whatever its order', () => {
     const created = Date.parse('2026-07-15T10:30:00Z')
-    const when = new Intl.RelativeTimeFormat('he-IL', { numeric: 'auto' }).format(0, 'day')
-    expect(sessionName({ id: 'abcdefghijkl', createdAt: created }, 'he-IL', 'Asia/Jerusalem', created)).toMatch(new RegExp(`^Started \u2068[^\u2069]*${when}[^\u2069]*\u2069$`))
+    const clock = new Intl.DateTimeFormat('ar-EG', { timeZone: 'Africa/Cairo', hour: 'numeric', minute: '2-digit' }).format(created)
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: created }, 'ar-EG', 'Africa/Cairo', created)).toBe(`Started \u2068today ${clock}\u2069`)
+    // its words are English, as the rest: a he-IL clock of digits needs no isolating
+    expect(sessionName({ id: 'abcdefghijkl', createdAt: created }, 'he-IL', 'Asia/Jerusalem', created)).toBe('Started today 13:30')
   })
 
   it('tells a Session with a title of its own from one named by when it started', () => {

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual'
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { sameTimeZone } from '../../protocol/index.ts'
 import { markSnoozed, noticeKey } from '../data/notices.ts'
 import { loadOlderEvents } from '../data/queries.ts'
@@ -310,7 +310,7 @@ export function Conversation({
 }: {
   log: SessionLog
   streaming: StreamingText[]
-  context: Omit<RowContext, 'lastTurn' | 'loggedZones'>
+  context: Omit<RowContext, 'lastTurn' | 'loggedZones' | 'snoozeDeleted'>
 }) {
   const client = useQueryClient()
   const paneRef = useRef<HTMLDivElement>(null)
@@ -375,12 +375,17 @@ export function Conversation({
   const snoozedHere = context.snoozed
   const markedFromLog = useRef(new Map<string, string>())
   useLayoutEffect(() => {
-    for (const { scheduleId, occurrenceAt, until } of snoozes) {
+    for (const { scheduleId, occurrenceAt, until, deleted } of snoozes) {
+      if (deleted) continue
       const key = noticeKey(context.sessionId, scheduleId, occurrenceAt)
       if (snoozedHere[key] !== until && markedFromLog.current.get(key) !== until) markSnoozed(key, until)
       markedFromLog.current.set(key, until)
     }
   }, [snoozes, snoozedHere, context.sessionId])
+  const snoozeDeleted = useMemo(
+    () => new Set(snoozes.filter((snooze) => snooze.deleted).map((snooze) => noticeKey(context.sessionId, snooze.scheduleId, snooze.occurrenceAt))),
+    [snoozes, context.sessionId],
+  )
   const rowNodes = useRef(new Map<number, HTMLDivElement>())
 
   useLayoutEffect(() => {
@@ -501,7 +506,7 @@ export function Conversation({
     })
   }, [])
 
-  const rowContext: RowContext = { ...context, lastTurn: log.fold.lastTurn, loggedZones: log.fold.zones }
+  const rowContext: RowContext = { ...context, lastTurn: log.fold.lastTurn, loggedZones: log.fold.zones, snoozeDeleted }
   const unseen = away ? unseenMessages(items, seenSeq.current) : 0
   const empty = count === 0 && !hasOlder(log)
   return (

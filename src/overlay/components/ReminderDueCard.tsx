@@ -1,6 +1,6 @@
 import { memo, useEffect, useId, useRef } from 'react'
 import { snoozeFailure } from '../data/http.ts'
-import { markDone, markSnoozed, noticeKey } from '../data/notices.ts'
+import { markDone, markSnoozed, noticeKey, setCardInView } from '../data/notices.ts'
 import { useSnooze } from '../data/queries.ts'
 import { useDueReminderZone } from '../hooks/use-reminder-zone.ts'
 import { instantMs } from '../lib/countdown.ts'
@@ -20,6 +20,8 @@ export type DueContext = {
   done: ReadonlySet<string>
   /** Occurrences snoozed here, each with when its replacing reminder is due (ISO). */
   snoozed: Readonly<Record<string, string>>
+  /** Occurrences whose snooze the log shows deleted since, by key: no longer snoozed, whatever was marked here. */
+  snoozeDeleted: ReadonlySet<string>
 }
 
 function DueReminderRow({ reminder, context }: { reminder: DueReminder; context: DueContext }) {
@@ -30,13 +32,14 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
   const times = at === null ? null : zonedTimes(at, zone, context.browserZone, context.locale, context.now)
   const key = noticeKey(context.sessionId, reminder.scheduleId, reminder.occurrenceAt)
   const done = context.done.has(key)
-  const until = context.snoozed[key]
+  const unsnoozed = context.snoozeDeleted.has(key)
+  const until = unsnoozed ? undefined : context.snoozed[key]
   const snoozedTo = until === undefined ? null : snoozedAgain(instantMs(until), zone, context.browserZone, context.locale, context.now)
   const scheduleId = reminder.scheduleId
   // a Snooze or Done pressed here leaves focus on what the card now says, not on <body> as the buttons go away
   const actedHere = useRef(false)
   const status = useRef<HTMLParagraphElement>(null)
-  const said = snoozedTo !== null ? 'snoozed' : done ? 'done' : null
+  const said = snoozedTo !== null ? 'snoozed' : unsnoozed ? 'unsnoozed' : done ? 'done' : null
   // the buttons say which reminder they act on, for a card of several
   const promptId = useId()
   useEffect(() => {
@@ -44,8 +47,30 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
     actedHere.current = false
     status.current?.focus()
   }, [said])
+  // whether the card is on screen, so a phone need not say it again in a toast; behind the reminders drawer (its
+  // conversation inert while the drawer is open over it) it is not
+  const body = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const node = body.current
+    if (node === null || typeof IntersectionObserver === 'undefined') return
+    const chat = node.closest('.chat')
+    let intersecting = false
+    const report = () => setCardInView(key, intersecting && chat?.hasAttribute('inert') !== true)
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) intersecting = entry.isIntersecting
+      report()
+    })
+    observer.observe(node)
+    const drawer = chat === null ? null : new MutationObserver(report)
+    if (chat !== null) drawer?.observe(chat, { attributes: true, attributeFilter: ['inert'] })
+    return () => {
+      observer.disconnect()
+      drawer?.disconnect()
+      setCardInView(key, false)
+    }
+  }, [key])
   return (
-    <div className="reminder-due-body" data-schedule-id={scheduleId} data-done={done}>
+    <div className="reminder-due-body" data-schedule-id={scheduleId} data-done={done} ref={body}>
       <p className="reminder-prompt" dir="auto" id={promptId}>
         {reminder.prompt}
       </p>
@@ -68,12 +93,17 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
           Snoozed: {snoozedTo}.
         </p>
       )}
-      {done && snoozedTo === null && (
+      {unsnoozed && (
+        <p className="small muted" role="status" tabIndex={-1} ref={status}>
+          Snooze deleted.
+        </p>
+      )}
+      {done && snoozedTo === null && !unsnoozed && (
         <p className="small muted" role="status" tabIndex={-1} ref={status}>
           Done.
         </p>
       )}
-      {!done && snoozedTo === null && (
+      {!done && snoozedTo === null && !unsnoozed && (
         <div className="actions">
           <button
             type="button"

@@ -137,12 +137,15 @@ export function RemindersPanel({
   browserZone,
   locale,
   offline,
+  snoozedFrom,
 }: {
   sessionId: string
   sessionZone: string | null
   browserZone: string | null
   locale: string
   offline: boolean
+  /** The occurrence each snooze the log shows snoozes (ISO), by the snooze's id. */
+  snoozedFrom: ReadonlyMap<string, string>
 }) {
   const schedules = useSchedules(sessionId)
   const remove = useDeleteSchedule(sessionId)
@@ -287,7 +290,7 @@ export function RemindersPanel({
             <Fragment key={view.id}>
               {deleted !== null && index === deletedAt && <li className="reminder-deleted-row">{deletedNotice}</li>}
               <Reminder
-                row={reminderRow(view, sessionZone, browserZone, locale, now)}
+                row={reminderRow(view, sessionZone, browserZone, locale, now, snoozedFrom.get(view.id) ?? null)}
                 browserPlace={browserZone === null ? '' : zonePlace(browserZone)}
                 deleting={remove.isPending && remove.variables === view.id}
                 offline={offline}

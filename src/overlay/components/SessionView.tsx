@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { SessionHeader, SessionSummary } from '../../protocol/index.ts'
 import { ApiError } from '../data/http.ts'
 import { useDone, useSnoozed } from '../data/notices.ts'
@@ -48,6 +48,9 @@ export function SessionView({
   const streaming = useStreamingText(sessionId)
   const done = useDone()
   const snoozed = useSnoozed()
+  // which reminders are snoozes, and of which occurrence, so the panel says so
+  const logSnoozes = log.data?.fold.snoozes
+  const snoozedFrom = useMemo(() => new Map((logSnoozes ?? []).filter((s) => !s.deleted).map((s) => [s.snoozeId, s.occurrenceAt])), [logSnoozes])
   const now = useNow(60_000)
   const cancel = useCancelTurn(sessionId)
   const retry = useSendMessage(sessionId)
@@ -186,7 +189,7 @@ export function SessionView({
           <button ref={closeRef} type="button" className="button button-small drawer-close" onClick={() => setDrawer(false)}>
             Close
           </button>
-          <RemindersPanel sessionId={sessionId} sessionZone={sessionZone} browserZone={browserZone} locale={locale} offline={offline} />
+          <RemindersPanel sessionId={sessionId} sessionZone={sessionZone} browserZone={browserZone} locale={locale} offline={offline} snoozedFrom={snoozedFrom} />
         </aside>
       </div>
     </div>

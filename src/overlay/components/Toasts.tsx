@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
 import { snoozeFailure } from '../data/http.ts'
 import { queryKeys } from '../data/keys.ts'
-import { dismissAllToasts, dismissToast, markSnoozed, useToasts, type DueNotice } from '../data/notices.ts'
+import { dismissAllToasts, dismissToast, markSnoozed, useCardsInView, useToasts, type DueNotice } from '../data/notices.ts'
 import { useSession, useSnooze } from '../data/queries.ts'
 import { useMediaQuery } from '../hooks/use-media-query.ts'
 import { useNow } from '../hooks/use-now.ts'
@@ -115,14 +115,41 @@ const SHOWN_WIDE = 3
 const SHOWN_PHONE = 1
 /** The phone layout's breakpoint (styles.css: `@media (max-width: 800px)`). */
 const PHONE = '(max-width: 800px)'
+/** How long a phone holds back the toast of the Session open, for its due card to come into view first (the notice comes a moment before the card). */
+const PHONE_HOLD_MS = 2_000
+
+function subscribeVisibility(onChange: () => void): () => void {
+  document.addEventListener('visibilitychange', onChange)
+  return () => document.removeEventListener('visibilitychange', onChange)
+}
 
 /**
  * Due reminders of any Session, as toasts with Open, Snooze 10 min and Dismiss: the newest few, and above them a line
  * that counts the others (each next one shows as one is closed) with Dismiss all.
  */
 export function Toasts(props: { activeId: string | null; browserZone: string | null; locale: string; offline: boolean; onOpen: (id: string) => void }) {
-  const toasts = useToasts()
-  const shown = toasts.slice(-(useMediaQuery(PHONE) ? SHOWN_PHONE : SHOWN_WIDE))
+  const all = useToasts()
+  const phone = useMediaQuery(PHONE)
+  const inView = useCardsInView()
+  const visible = useSyncExternalStore(subscribeVisibility, () => document.visibilityState === 'visible')
+  // a toast is for a reminder that reaches the person while they look elsewhere: on a phone, where a toast stands over
+  // the conversation, one whose due card is in view would say it twice, so the card alone says it and the toast closes;
+  // the toast of the Session open waits a moment for its card, and shows when that card is not in view by then
+  const [, setWoken] = useState(0)
+  const now = Date.now()
+  const held = (notice: DueNotice) => phone && visible && notice.sessionId === props.activeId && now - notice.arrivedAt < PHONE_HOLD_MS
+  useEffect(() => {
+    if (!phone || !visible) return
+    for (const notice of all) if (inView.has(notice.key)) dismissToast(notice.key)
+  }, [phone, visible, inView, all])
+  const wake = all.filter(held).reduce((soonest, notice) => Math.min(soonest, notice.arrivedAt + PHONE_HOLD_MS), Infinity)
+  useEffect(() => {
+    if (wake === Infinity) return
+    const timer = setTimeout(() => setWoken((n) => n + 1), Math.max(0, wake - Date.now()) + 20)
+    return () => clearTimeout(timer)
+  }, [wake])
+  const toasts = all.filter((notice) => !held(notice) && !(phone && visible && inView.has(notice.key)))
+  const shown = toasts.slice(-(phone ? SHOWN_PHONE : SHOWN_WIDE))
   const more = toasts.length - shown.length
   // a toast closed from its own buttons hands focus on (to the newest toast left, else the message box or the page),
   // not to <body> as it goes; what a Snooze made is read out, since the toast that did it is gone
@@ -144,7 +171,7 @@ export function Toasts(props: { activeId: string | null; browserZone: string | n
     if (newest !== null) newest.focus()
     else if (document.getElementById(COMPOSER_ID) !== null) focusComposer()
     else document.getElementById('main')?.focus()
-  }, [toasts])
+  }, [all])
   return (
     <section className="toasts" aria-label="Notifications" aria-live="polite">
       <p key={said.n} className="visually-hidden" data-testid="toast-said">

@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react'
 import type { ReminderDueNotice } from '../../protocol/index.ts'
 
-/** A reminder of some Session that came due (`event: reminder-due`, SPEC 8 v2), with the key of that occurrence. */
-export type DueNotice = ReminderDueNotice & { key: string }
+/** A reminder of some Session that came due (`event: reminder-due`, SPEC 8 v2), with the key of that occurrence and when this page heard of it (epoch ms). */
+export type DueNotice = ReminderDueNotice & { key: string; arrivedAt: number }
 
 type State = {
   toasts: DueNotice[]
@@ -90,8 +90,10 @@ function watching(sessionId: string): boolean {
 /** Records a due reminder: a toast, and an unread mark unless the person is looking at that Session right now. */
 export function noticeDue(notice: ReminderDueNotice): DueNotice {
   const key = noticeKey(notice.sessionId, notice.scheduleId, notice.occurrenceAt)
-  const full = { ...notice, key }
-  if (state.toasts.some((t) => t.key === key) || state.done.has(key)) return full
+  const known = state.toasts.find((t) => t.key === key)
+  if (known !== undefined) return known
+  const full = { ...notice, key, arrivedAt: Date.now() }
+  if (state.done.has(key)) return full
   const unread = watching(notice.sessionId) ? state.unread : { ...state.unread, [notice.sessionId]: (state.unread[notice.sessionId] ?? 0) + 1 }
   set({ ...state, toasts: [...state.toasts, full].slice(-TOAST_LIMIT), unread })
   return full
@@ -155,6 +157,30 @@ export function useUnread(): Readonly<Record<string, number>> {
 /** Occurrences the person marked Done. */
 export function useDone(): ReadonlySet<string> {
   return useSyncExternalStore(subscribe, () => state.done)
+}
+
+/** Occurrences whose due card is on screen now (in the conversation's view), by key. */
+let cardsInView: ReadonlySet<string> = new Set()
+const viewListeners = new Set<() => void>()
+
+/** Tells the store that the due card of occurrence `key` came into view (`true`) or left it. */
+export function setCardInView(key: string, inView: boolean): void {
+  if (cardsInView.has(key) === inView) return
+  const next = new Set(cardsInView)
+  if (inView) next.add(key)
+  else next.delete(key)
+  cardsInView = next
+  for (const listener of viewListeners) listener()
+}
+
+function subscribeView(listener: () => void): () => void {
+  viewListeners.add(listener)
+  return () => viewListeners.delete(listener)
+}
+
+/** The occurrences whose due card is in view now. */
+export function useCardsInView(): ReadonlySet<string> {
+  return useSyncExternalStore(subscribeView, () => cardsInView)
 }
 
 /** Occurrences snoozed here, each with when its replacing reminder is due (ISO). */

@@ -80,8 +80,11 @@ export type ConversationFold = {
   zones: Map<string, string | null>
 }
 
-/** One occurrence of a reminder snoozed in the log, the reminder that replaces it (`snoozeId`), and when that one is due (ISO). */
-export type LogSnooze = { scheduleId: string; occurrenceAt: string; snoozeId: string; until: string }
+/**
+ * One occurrence of a reminder snoozed in the log, the reminder that replaces it (`snoozeId`), when that one is due
+ * (ISO), and whether it was deleted since (then the occurrence is no longer snoozed).
+ */
+export type LogSnooze = { scheduleId: string; occurrenceAt: string; snoozeId: string; until: string; deleted: boolean }
 
 /** The text of a message's content blocks. */
 export function contentText(content: readonly TextBlock[]): string {
@@ -157,9 +160,17 @@ function foldZone(fold: ConversationFold, data: Record<string, unknown>): void {
 
 /**
  * A `schedule/change` that makes an `after` reminder snoozes the occurrence come due last with the same words; one
- * that changes a snooze (snoozed again, or moved) moves the time its occurrence is snoozed until.
+ * that changes a snooze (snoozed again, or moved) moves the time its occurrence is snoozed until; one that deletes a
+ * snooze leaves its occurrence snoozed no longer.
  */
 function foldSnooze(fold: ConversationFold, data: Record<string, unknown>): void {
+  if (data.operation === 'delete') {
+    const { id } = data
+    if (fold.snoozes.some((snooze) => snooze.snoozeId === id && !snooze.deleted)) {
+      fold.snoozes = fold.snoozes.map((snooze) => (snooze.snoozeId === id ? { ...snooze, deleted: true } : snooze))
+    }
+    return
+  }
   if ((data.operation !== 'create' && data.operation !== 'update') || typeof data.schedule !== 'object' || data.schedule === null) return
   const schedule = data.schedule as Record<string, unknown>
   if (typeof schedule.id !== 'string' || typeof schedule.scheduledAt !== 'string') return
@@ -174,7 +185,7 @@ function foldSnooze(fold: ConversationFold, data: Record<string, unknown>): void
   const due = fold.dueByPrompt.get(schedule.prompt)
   if (due === undefined) return
   fold.dueByPrompt.delete(schedule.prompt)
-  fold.snoozes = [...fold.snoozes, { ...due, snoozeId: id, until: scheduledAt }]
+  fold.snoozes = [...fold.snoozes, { ...due, snoozeId: id, until: scheduledAt, deleted: false }]
 }
 
 function foldOne(fold: ConversationFold, event: SessionEvent): void {

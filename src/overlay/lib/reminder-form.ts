@@ -1,5 +1,5 @@
 import { canonicalTimeZone, instantsForWallTime, MIN_EVERY_SECONDS, parseRrule, parseZonedTimestamp, utcOffsetMs, wallClockAt, wallFieldsAsUtc, WEEKDAYS, zonePlace, type Weekday } from '../../protocol/index.ts'
-import { dateTimeFormat, formatClock, formatWallClock, formatWhen } from './display/index.ts'
+import { dateTimeFormat, wordLocale, formatClock, formatWallClock, formatWhen } from './display/index.ts'
 import { trustedNow } from './trusted-clock.ts'
 import type { ReminderFields } from '../data/queries.ts'
 import type { ScheduleView } from '../../protocol/index.ts'
@@ -139,7 +139,7 @@ function wellFormedOneOff(draft: ReminderDraft): boolean {
 /** A wall date and time as this browser says them, whatever zone they are in: `2:30 AM on Sunday, March 14, 2027`. */
 function wallWords(date: string, time: string, locale: string): string {
   const wall = wallOf(date, time)
-  const day = dateTimeFormat(locale, 'UTC', 'weekday-date-year', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(wallFieldsAsUtc(wall))
+  const day = dateTimeFormat(wordLocale(locale), 'UTC', 'weekday-date-year', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(wallFieldsAsUtc(wall))
   return `${formatWallClock(wall, locale)} on ${day}`
 }
 

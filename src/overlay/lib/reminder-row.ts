@@ -28,14 +28,18 @@ export type ReminderRow = {
 /**
  * How a reminder repeats, in words: `Once`, `Once, 10 min after it was set`, `Every 15 min`, or a calendar rule with
  * its place, its times and dates as the locale writes them (`Weekdays at 8:30 AM · New York` in en-US); `zone` is the
- * one the reminder keeps time in, where an end instant is said.
+ * one the reminder keeps time in, where an end instant is said. A snooze (`snoozedFrom`: the occurrence it snoozes,
+ * ISO, known from the log) says which: `Once, snoozed from today 10:30 AM`.
  */
-export function describeRule(view: ScheduleView, locale: string, zone: string | null, nowMs?: number): string {
+export function describeRule(view: ScheduleView, locale: string, zone: string | null, nowMs?: number, snoozedFrom: string | null = null): string {
   switch (view.kind) {
     case 'at':
       return 'Once'
-    case 'after':
+    case 'after': {
+      const from = snoozedFrom === null ? null : instantMs(snoozedFrom)
+      if (from !== null && nowMs !== undefined) return `Once, snoozed from ${formatWhen(from, zone ?? 'UTC', locale, nowMs)}`
       return `Once, ${durationWords(view.afterSeconds)} after it was set`
+    }
     case 'every':
       return everyWords(view.everySeconds)
     case 'calendar': {
@@ -84,8 +88,8 @@ export function dueReminderZone(
 
 /**
  * The delivery history in words: `Not delivered yet`, `Delivered once (yesterday 08:30 · Berlin)`, `Delivered 3 times
- * (last: yesterday 08:30 · Berlin) · 2 missed`; the time in the locale's words and the place of its zone, as the row's
- * other times are (`(last: gestern 08:30 · Berlin)` in de-DE).
+ * (last: yesterday 08:30 · Berlin) · 2 missed`; the time on the locale's clock, in English words as the sentence is, and
+ * the place of its zone, as the row's other times are (`(last: yesterday 08:30 · Berlin)` in de-DE too).
  */
 export function describeHistory(view: ScheduleView, zone: string | null, locale: string, nowMs: number): string {
   const missed = view.missed > 0 ? ` · ${view.missed} missed` : ''
@@ -115,8 +119,11 @@ function movedWords(ruleTime: { hour: number; minute: number }, occurrenceMs: nu
   return instantsForWallTime(meant, zone).length > 0 ? null : `the clocks skip ${formatWallClock(meant, locale)} that day`
 }
 
-/** The panel row of a reminder at `nowMs`; the state is recomputed live (overdue iff now ≥ scheduledAt). */
-export function reminderRow(view: ScheduleView, sessionZone: string | null, browserZone: string | null, locale: string, nowMs: number): ReminderRow {
+/**
+ * The panel row of a reminder at `nowMs`; the state is recomputed live (overdue iff now ≥ scheduledAt). `snoozedFrom`:
+ * the occurrence this reminder snoozes (ISO), when the log shows it is a snooze.
+ */
+export function reminderRow(view: ScheduleView, sessionZone: string | null, browserZone: string | null, locale: string, nowMs: number, snoozedFrom: string | null = null): ReminderRow {
   const target = instantMs(view.scheduledAt)
   const zone = reminderZone(view, sessionZone)
   const upcoming = view.kind === 'calendar' || view.kind === 'every' ? view.upcoming : []
@@ -124,7 +131,7 @@ export function reminderRow(view: ScheduleView, sessionZone: string | null, brow
   return {
     id: view.id,
     prompt: view.prompt,
-    rule: describeRule(view, locale, zone, nowMs),
+    rule: describeRule(view, locale, zone, nowMs, snoozedFrom),
     scheduledAt: view.scheduledAt,
     zone,
     times: target === null ? { own: null, browser: null } : zonedTimes(target, zone, browserZone, locale, nowMs),

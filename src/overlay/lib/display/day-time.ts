@@ -1,5 +1,5 @@
 import { instantsForWallTime, utcOffsetMinutes, wallClockAt, wallFieldsAsUtc, type WallClock } from '../../../protocol/index.ts'
-import { clockOptions, dateTimeFormat } from './formatters.ts'
+import { clockOptions, dateTimeFormat, wordLocale } from './formatters.ts'
 
 const DAY_MS = 86_400_000
 const relative = new Map<string, Intl.RelativeTimeFormat>()
@@ -58,25 +58,24 @@ function repeatedWallTime(instantMs: number, zone: string): boolean {
  */
 export function dayWord(instantMs: number, nowMs: number, zone: string, locale: string): string | null {
   const days = dayOffset(instantMs, nowMs, zone)
-  if (days >= -1 && days <= 1) return relativeFormat(locale).format(days, 'day')
-  if (days >= 2 && days <= 6) return dateTimeFormat(locale, zone, 'weekday', { weekday: 'long' }).format(instantMs)
+  const words = wordLocale(locale)
+  if (days >= -1 && days <= 1) return relativeFormat(words).format(days, 'day')
+  if (days >= 2 && days <= 6) return dateTimeFormat(words, zone, 'weekday', { weekday: 'long' }).format(instantMs)
   return null
 }
 
 /**
  * When something happens, as a person reads it in a zone: `yesterday 22:10`, `today 18:30`, `tomorrow 9:30 AM`,
- * `Monday 08:00` in the coming week, else `Wed, Dec 2, 6:30 PM` this year and `Dec 2, 2027, 6:30 PM` in another.
+ * `Monday 08:00` in the coming week, else `Wed, Dec 2, 6:30 PM` this year and `Dec 2, 2027, 6:30 PM` in another; the
+ * words in English (see `wordLocale`: `Sun 20 Dec, 09:05` in de-DE), the clock as the locale writes it.
  */
 export function formatWhen(instantMs: number, zone: string, locale: string, nowMs: number): string {
   const word = dayWord(instantMs, nowMs, zone, locale)
   if (word !== null) return `${word} ${formatClock(instantMs, zone, locale)}`
   const sameYear = wallClockAt(zone, instantMs).year === wallClockAt(zone, nowMs).year
-  const options: Intl.DateTimeFormatOptions = sameYear
-    ? { weekday: 'short', day: 'numeric', month: 'short', ...clockOptions(locale) }
-    : { day: 'numeric', month: 'short', year: 'numeric', ...clockOptions(locale) }
-  const name = sameYear ? 'date-time' : 'date-time-year'
-  if (repeatedWallTime(instantMs, zone)) return dateTimeFormat(locale, zone, `${name}-zone`, { ...options, timeZoneName: 'short' }).format(instantMs)
-  return dateTimeFormat(locale, zone, name, options).format(instantMs)
+  const options: Intl.DateTimeFormatOptions = sameYear ? { weekday: 'short', day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' }
+  const date = dateTimeFormat(wordLocale(locale), zone, sameYear ? 'date' : 'date-year', options).format(instantMs)
+  return `${date}, ${formatClock(instantMs, zone, locale)}`
 }
 
 /** A timestamp for the conversation: the clock alone today, else with its day (`yesterday 18:30`, `Mon, Dec 1, 6:30 PM`). */

@@ -30,3 +30,24 @@ export function usesTwelveHourClock(locale: string): boolean {
 export function clockOptions(locale: string): Intl.DateTimeFormatOptions {
   return usesTwelveHourClock(locale) ? { hour: 'numeric', minute: '2-digit' } : { hour: '2-digit', minute: '2-digit' }
 }
+
+const wordLocales = new Map<string, string>()
+
+/**
+ * The locale the overlay's words for days and months are in: English, as the rest of its text is, so a sentence keeps
+ * one language — the browser's own locale when it is an English one, else English in the order the locale puts day and
+ * month (`3 March` for de-DE and pt-BR, `March 3` for ja-JP). Clocks stay in the browser's locale.
+ */
+export function wordLocale(locale: string): string {
+  let words = wordLocales.get(locale)
+  if (words === undefined) {
+    const format = new Intl.DateTimeFormat(locale, { month: 'long', day: 'numeric', timeZone: 'UTC' })
+    if (format.resolvedOptions().locale.split('-')[0] === 'en') words = locale
+    else {
+      const parts = format.formatToParts(Date.UTC(2000, 2, 3)).map((part) => part.type)
+      words = parts.indexOf('day') < parts.indexOf('month') ? 'en-GB' : 'en-US'
+    }
+    wordLocales.set(locale, words)
+  }
+  return words
+}
