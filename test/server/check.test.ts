@@ -28,7 +28,7 @@ describe('check on an empty session file (SPEC 2.5, 11)', () => {
       `FAIL ${join(sessions, 'bad name.jsonl')} seq -1: the file name is not <session id>.jsonl (letters, digits, - and _, at most 64), so the server does not read it`,
       `ok ${join(sessions, 'e.jsonl')}`,
       `ok ${join(sessions, 'g.jsonl')}`,
-      `FAIL ${missing} seq -1: session file ${missing} does not exist`,
+      `FAIL ${missing} seq -1: session file '${missing}' does not exist`,
     ])
   })
 })
