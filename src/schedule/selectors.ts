@@ -77,7 +77,7 @@ function parseAt(value: unknown): ScheduleResult<{ kind: 'at-instant'; at: numbe
 }
 
 const OPTION_KEYS = ['time_zone', 'starts', 'catch_up'] as const
-/** How many upcoming occurrences a new calendar rule is checked over for the 300-second spacing (and every clock change in the year after the first). */
+/** How many upcoming occurrences a new calendar rule is checked over for the 300-second spacing (and every clock change of its zone that its search for occurrences reaches). */
 const SPACING_SAMPLE = 400
 const MIN_SPACING_MS = 300_000
 

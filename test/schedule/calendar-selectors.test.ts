@@ -126,6 +126,33 @@ describe('createRecord: rrule', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=1,3;BYMINUTE=0,58', time_zone: 'Asia/Kolkata' })).toMatchObject({ scheduledAt: '2026-07-15T19:30:00.000Z' })
   })
 
+  describe('a rule of the 14th of each month, every two hours at :00 and :58 in New York', () => {
+    const fourteenth = 'FREQ=DAILY;BYMONTHDAY=14;BYHOUR=1,3,5,7,9,11,13,15,17,19,21,23;BYMINUTE=0,58'
+    const at = (rrule: string): unknown => create({ prompt: 'x', rrule, time_zone: 'America/New_York', starts: '2027-04-01' })
+
+    it('is refused for 14 March 2032, the first spring-forward night it meets, five years after it starts', () => {
+      expect(at(fourteenth)).toEqual({
+        code: 'frequency_too_high',
+        message: 'occurrences 2032-03-14T06:58:00.000Z and 2032-03-14T07:00:00.000Z are less than 300 seconds apart; a calendar rule needs at least 300 seconds between occurrences',
+      })
+      expect(at(`${fourteenth};UNTIL=20320314T070000Z`)).toMatchObject({ code: 'frequency_too_high' })
+      // 24 occurrences a month from April 2027 to February 2032 (1,416), then 01:00 and 01:58 EST and 03:00 EDT on 14 March 2032
+      expect(at(`${fourteenth};COUNT=1419`)).toMatchObject({ code: 'frequency_too_high' })
+    })
+
+    it('is taken when it ends before that night, or on the 20th, which a clock change of New York never falls on', () => {
+      expect(at(`${fourteenth};UNTIL=20320314T065800Z`)).toMatchObject({ scheduledAt: '2027-04-14T05:00:00.000Z' })
+      expect(at(`${fourteenth};COUNT=1418`)).toMatchObject({ scheduledAt: '2027-04-14T05:00:00.000Z' })
+      expect(at(`${fourteenth};UNTIL=20320313`)).toMatchObject({ scheduledAt: '2027-04-14T05:00:00.000Z' })
+      expect(at(fourteenth.replace('BYMONTHDAY=14', 'BYMONTHDAY=20'))).toMatchObject({ scheduledAt: '2027-04-20T05:00:00.000Z' })
+    })
+
+    it('looks at the clock changes of a COUNT series only as far as the library can count it (10,000 days from its start)', () => {
+      // 124 occurrences each January: 4,000 of them run 33 years
+      expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMONTH=1;BYHOUR=1,3;BYMINUTE=0,58;COUNT=4000', time_zone: 'America/New_York' })).toMatchObject({ scheduledAt: '2027-01-01T06:00:00.000Z' })
+    })
+  })
+
   it('takes a start more than a century ahead: the search for its first occurrence counts from the start, not from now', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY', time_zone: 'UTC', starts: '2200-01-01' })).toEqual({
       id: 'schedule-1',
