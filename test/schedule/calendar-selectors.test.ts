@@ -83,6 +83,7 @@ describe('createRecord: rrule', () => {
     [{ rrule: 'FREQ=DAILY;BYMINUTE=0,4', time_zone: 'UTC' }, 'frequency_too_high', 'occurrences 2026-07-15T09:00:00.000Z and 2026-07-15T09:04:00.000Z are less than 300 seconds apart; a calendar rule needs at least 300 seconds between occurrences'],
     [{ rrule: 'FREQ=DAILY;COUNT=3', time_zone: 'UTC', starts: '2026-07-01' }, 'not_future', 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)'],
     [{ rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', time_zone: 'UTC' }, 'not_future', 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)'],
+    [{ rrule: 'FREQ=YEARLY;BYMONTH=1;BYDAY=53MO', time_zone: 'UTC' }, 'invalid_rule', 'rrule is not valid: BYDAY=53MO can never select a day: with BYMONTH, a BYDAY ordinal counts within the month, and a month holds at most 5 of each weekday'],
   ])('refuses %j', (fields, code, message) => {
     expect(create({ prompt: 'x', ...fields })).toEqual({ code, message })
   })
