@@ -294,6 +294,24 @@ export function firstOccurrenceAfter(spec: CalendarSpec, afterMs: number): Occur
   return occurrencesAfter(spec, afterMs, 1)[0] ?? null
 }
 
+/**
+ * True iff the series goes on past year 9999, where every search for occurrences stops: before its
+ * end, it has a wall time within a year after the last accepted instant, or one of 31 December 9999
+ * that lies in 10000 in the zone (west of UTC).
+ */
+export function continuesPastLastInstant(spec: CalendarSpec): boolean {
+  if (spec.rule.end.kind === 'until-instant') return false
+  const windows = [[MAX_INSTANT_MS - WALL_MARGIN_MS, MAX_INSTANT_MS + FIRST_WINDOW_MS], [MAX_INSTANT_MS + FIRST_WINDOW_MS + 1, MAX_INSTANT_MS + 366 * DAY_MS]]
+  for (const [fromFloating, toFloating] of windows) {
+    for (const floating of wallsBetween(spec, fromFloating, toFloating)) {
+      if (floating > MAX_INSTANT_MS) return true
+      const wall = wallOf(floating)
+      if (resolveWallTime(wall, wall, spec.timeZone).instant > MAX_INSTANT_MS) return true
+    }
+  }
+  return false
+}
+
 /** True iff some month the rule allows has a day the rule's BYMONTHDAY names (Feb 30 never comes). */
 export function monthDaysCanOccur(rule: CalendarRule): boolean {
   if (rule.byMonthDay === null) return true

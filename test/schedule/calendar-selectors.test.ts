@@ -169,6 +169,24 @@ describe('createRecord: rrule', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=12', time_zone: 'Europe/Berlin', starts: '9999-12-31' })).toMatchObject({ scheduledAt: '9999-12-31T11:00:00.000Z' })
   })
 
+  it('answers time_out_of_range for a series whose next occurrence lies past year 9999, not_future for one that ends before', () => {
+    const outOfRange = { code: 'time_out_of_range', message: 'the target must lie between 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z' }
+    // 23:00 in New York on 31 December 9999 is 04:00 UTC on 1 January 10000
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=23', time_zone: 'America/New_York', starts: '9999-12-31' })).toEqual(outOfRange)
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=23;UNTIL=99991231', time_zone: 'America/New_York', starts: '9999-12-31' })).toEqual(outOfRange)
+    expect(create({ prompt: 'x', rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29', time_zone: 'UTC', starts: '9997-03-01' })).toEqual(outOfRange)
+    const lastDay = context(undefined, Date.parse('9999-12-31T10:00:00.000Z'))
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;COUNT=4', time_zone: 'UTC', starts: '9999-12-29' }, lastDay)).toEqual(outOfRange)
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;COUNT=3', time_zone: 'UTC', starts: '9999-12-29' }, lastDay)).toEqual({
+      code: 'not_future',
+      message: 'the rule has no occurrence after now (9999-12-31T10:00:00.000Z)',
+    })
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=23;UNTIL=99991231T235959Z', time_zone: 'America/New_York', starts: '9999-12-31' })).toEqual({
+      code: 'not_future',
+      message: 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)',
+    })
+  })
+
   it('accepts a 300-second spacing exactly', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMINUTE=0,5', time_zone: 'UTC' })).toMatchObject({ scheduledAt: '2026-07-15T09:00:00.000Z' })
   })
