@@ -25,7 +25,10 @@ export const SEARCH_PERIODS = 20_000
 const SHORTEST_PERIOD_MS: Record<CalendarRule['freq'], number> = { DAILY: DAY_MS, WEEKLY: 7 * DAY_MS, MONTHLY: 28 * DAY_MS, YEARLY: 365 * DAY_MS }
 const CACHE_LIMIT = 512
 
-const expanders = new Map<string, RRuleTemporal>()
+/** A rule's expander, and the minutes of the day its wall times are kept at (null: all). */
+type Expander = { library: RRuleTemporal; kept: ReadonlySet<number> | null }
+
+const expanders = new Map<string, Expander>()
 
 function floatingZoned(wall: LocalDateTime): Temporal.ZonedDateTime {
   return Temporal.Instant.fromEpochMilliseconds(wallFieldsAsUtc(wall)).toZonedDateTimeISO('UTC')
@@ -36,25 +39,32 @@ export function seriesStart(spec: CalendarSpec): LocalDateTime {
   return { ...spec.starts, hour: spec.rule.byHour[0], minute: spec.rule.byMinute[0], second: 0, millisecond: 0 }
 }
 
+/** A DAILY rule's BYSETPOS pick, expanded without BYSETPOS: the lists handed to the library, and the minutes of the day kept (null: all). */
+type DailyPick = { byHour: number[]; byMinute: number[]; kept: ReadonlySet<number> | null }
+
 /**
- * The times of day a DAILY rule's BYSETPOS picks, as BYHOUR and BYMINUTE lists, when they form whole
- * lists (each day holds the same candidate times, so the pick is the same every day); else null.
- * rrule-temporal 2.2.8 spends milliseconds a day on BYSETPOS (17 s for one create of every
- * 5 minutes with BYSETPOS=-1), and nothing on the lists.
+ * The times of day a DAILY rule's BYSETPOS picks (each day holds the same candidate times, so the pick
+ * is the same every day), as the BYHOUR and BYMINUTE lists of the hours and minutes picked; when the
+ * picked times are not every pair of those (BYSETPOS=1,-1 of every 5 minutes: 00:00 and 23:55, not
+ * 00:55 or 23:00), the expanded wall times are kept only at the picked minutes of the day. Null
+ * without BYSETPOS, and for such a pick with COUNT (the library must count only what is kept).
+ * rrule-temporal 2.2.8 spends milliseconds a day on BYSETPOS (17 s for one create of every 5 minutes
+ * with BYSETPOS=-1), and nothing on the lists.
  */
-function dailySelection(rule: CalendarRule): { byHour: number[]; byMinute: number[] } | null {
+function dailySelection(rule: CalendarRule): DailyPick | null {
   if (rule.freq !== 'DAILY' || rule.bySetPos === null) return null
   const chosen = atSetPositions(ruleMinutesOfDay(rule), rule.bySetPos)
   const byHour = [...new Set(chosen.map((time) => Math.floor(time / 60)))]
   const byMinute = [...new Set(chosen.map((time) => time % 60))].sort((a, b) => a - b)
-  return byHour.length * byMinute.length === chosen.length ? { byHour, byMinute } : null
+  if (byHour.length * byMinute.length === chosen.length) return { byHour, byMinute, kept: null }
+  return rule.end.kind === 'count' ? null : { byHour, byMinute, kept: new Set(chosen) }
 }
 
 /**
  * The library expands the rule on wall-clock dates only: it runs in UTC, which has no clock changes,
  * so no occurrence is dropped; each wall time is resolved in the real zone by `resolveWallTime`.
  */
-function expander(spec: CalendarSpec): RRuleTemporal {
+function expander(spec: CalendarSpec): Expander {
   const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}`
   const cached = expanders.get(key)
   if (cached !== undefined) return cached
@@ -73,7 +83,7 @@ function expander(spec: CalendarSpec): RRuleTemporal {
   if (rule.byMonthDay !== null) options.byMonthDay = rule.byMonthDay
   if (rule.byMonth !== null) options.byMonth = rule.byMonth
   const selection = dailySelection(rule)
-  if (selection !== null) Object.assign(options, selection)
+  if (selection !== null) Object.assign(options, { byHour: selection.byHour, byMinute: selection.byMinute })
   else if (rule.bySetPos !== null) options.bySetPos = rule.bySetPos
   if (rule.wkst !== null) options.wkst = rule.wkst
   switch (rule.end.kind) {
@@ -91,7 +101,7 @@ function expander(spec: CalendarSpec): RRuleTemporal {
       return unreachable
     }
   }
-  const created = new RRuleTemporal(options)
+  const created = { library: new RRuleTemporal(options), kept: selection?.kept ?? null }
   if (expanders.size >= CACHE_LIMIT) expanders.clear()
   expanders.set(key, created)
   return created
@@ -136,7 +146,13 @@ function wallsBetween(spec: CalendarSpec, fromFloating: number, toFloating: numb
   if (expandsYearlyWeekdays(spec.rule)) {
     return yearlyWeekdayWalls(spec.rule, wallFieldsAsUtc(seriesStart(spec)), untilWall(spec.rule), fromFloating, toFloating)
   }
-  return expander(spec).between(new Date(fromFloating), new Date(toFloating), true).map((zoned) => zoned.epochMilliseconds)
+  const { library, kept } = expander(spec)
+  const walls = library.between(new Date(fromFloating), new Date(toFloating), true).map((zoned) => zoned.epochMilliseconds)
+  return kept === null ? walls : walls.filter((floating) => kept.has(minuteOfDay(floating)))
+}
+
+function minuteOfDay(floatingMs: number): number {
+  return Math.floor((((floatingMs % DAY_MS) + DAY_MS) % DAY_MS) / 60_000)
 }
 
 /** The occurrences of the rule's wall times in `[fromFloating, toFloating]` whose instants lie in `[fromMs, toMs]`, unsorted. */
