@@ -311,12 +311,13 @@ export function firstOccurrenceAfter(spec: CalendarSpec, afterMs: number): Occur
 }
 
 /**
- * True iff the series goes on past year 9999, where every search for occurrences stops: before its
- * end, it has a wall time within a year after the last accepted instant, or one of 31 December 9999
- * that lies in 10000 in the zone (west of UTC).
+ * True iff a search for occurrences after `afterMs` stops at year 9999 (not at its span) and the series
+ * goes on past it: before its end, it has a wall time within a year after the last accepted instant,
+ * or one of 31 December 9999 that lies in 10000 in the zone (west of UTC).
  */
-export function continuesPastLastInstant(spec: CalendarSpec): boolean {
+export function continuesPastLastInstant(spec: CalendarSpec, afterMs: number): boolean {
   if (spec.rule.end.kind === 'until-instant') return false
+  if (Math.max(afterMs, wallFieldsAsUtc(seriesStart(spec)) - WALL_MARGIN_MS) + searchSpanMs(spec.rule) < MAX_INSTANT_MS) return false
   const windows = [[MAX_INSTANT_MS - WALL_MARGIN_MS, MAX_INSTANT_MS + FIRST_WINDOW_MS], [MAX_INSTANT_MS + FIRST_WINDOW_MS + 1, MAX_INSTANT_MS + 366 * DAY_MS]]
   for (const [fromFloating, toFloating] of windows) {
     for (const floating of wallsBetween(spec, fromFloating, toFloating)) {

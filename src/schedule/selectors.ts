@@ -220,7 +220,7 @@ function resolveCalendar(request: CalendarRequest, prompt: string, context: Crea
   if (!monthDaysCanOccur(request.rule)) return fail(noFutureOccurrence(toScheduledAt(now)))
   const spec: CalendarSpec = { rrule: request.rrule, rule: request.rule, timeZone, starts }
   const sample = occurrencesAfter(spec, now, SPACING_SAMPLE)
-  if (sample.length === 0) return fail(continuesPastLastInstant(spec) ? timeOutOfRange() : noFutureOccurrence(toScheduledAt(now)))
+  if (sample.length === 0) return fail(continuesPastLastInstant(spec, now) ? timeOutOfRange() : noFutureOccurrence(toScheduledAt(now)))
   for (let i = 1; i < sample.length; i += 1) {
     if (sample[i].instant - sample[i - 1].instant < MIN_SPACING_MS) {
       return fail(ruleTooFrequent(toScheduledAt(sample[i - 1].instant), toScheduledAt(sample[i].instant)))
