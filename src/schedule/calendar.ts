@@ -65,7 +65,7 @@ function dailySelection(rule: CalendarRule): DailyPick | null {
  * so no occurrence is dropped; each wall time is resolved in the real zone by `resolveWallTime`.
  */
 function expander(spec: CalendarSpec): Expander {
-  const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}`
+  const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}|${spec.rule.end.kind}`
   const cached = expanders.get(key)
   if (cached !== undefined) return cached
   const { rule } = spec
@@ -213,12 +213,13 @@ export function occurrencesAfter(spec: CalendarSpec, afterMs: number, n: number)
   return found
 }
 
-/** How many periods of its frequency past its start a series with COUNT is expanded at most (the library counts from the start and gives up after 10,000). */
+/** How many periods (of FREQ and INTERVAL) past its start a series with COUNT is counted at most (the library counts from the start and gives up after 10,000). */
 const COUNTED_PERIODS = 9_000
 
 /** Where `closeAtClockChanges` stops for a series with COUNT: `COUNTED_PERIODS` of its shortest periods past its start. */
 function countedSpanEnd(spec: CalendarSpec): number {
-  return spec.rule.end.kind === 'count' ? wallFieldsAsUtc(seriesStart(spec)) + COUNTED_PERIODS * SHORTEST_PERIOD_MS[spec.rule.freq] : Infinity
+  const { rule } = spec
+  return rule.end.kind === 'count' ? wallFieldsAsUtc(seriesStart(spec)) + COUNTED_PERIODS * rule.interval * SHORTEST_PERIOD_MS[rule.freq] : Infinity
 }
 
 /** One change of a zone's UTC offset: its instant, the offsets before and after it, and the changes either side of it. */
@@ -280,8 +281,21 @@ function closestWallsMs(rule: CalendarRule): number {
  * hours around it.
  */
 export function closeAtClockChanges(spec: CalendarSpec, afterMs: number, minGapMs: number): [Occurrence, Occurrence] | null {
+  const close = closeAtClockChangesEndless(spec, afterMs, minGapMs)
+  if (close === null || spec.rule.end.kind !== 'count') return close
+  // the series' own expander counts from its start on every window, so COUNT is applied once, to the pair found
+  return occurrencesBetween(spec, close[1].instant, close[1].instant).length > 0 ? close : null
+}
+
+/**
+ * `closeAtClockChanges` with a rule's COUNT left out: the pair found, if any, may lie past it. The
+ * library expands a rule with COUNT from its start on every window (with BYSETPOS, milliseconds a
+ * period), one without it from the window on.
+ */
+function closeAtClockChangesEndless(counted: CalendarSpec, afterMs: number, minGapMs: number): [Occurrence, Occurrence] | null {
+  const spec: CalendarSpec = counted.rule.end.kind === 'count' ? { ...counted, rule: { ...counted.rule, end: { kind: 'never' } } } : counted
   const lastMs = Math.min(untilInstant(spec), MAX_INSTANT_MS)
-  const horizon = Math.min(afterMs + searchSpanMs(spec.rule), lastMs, countedSpanEnd(spec))
+  const horizon = Math.min(afterMs + searchSpanMs(spec.rule), lastMs, countedSpanEnd(counted))
   const closest = closestWallsMs(spec.rule)
   const start = Temporal.Instant.fromEpochMilliseconds(afterMs).toZonedDateTimeISO(spec.timeZone)
   let before = start.offsetNanoseconds / 1e6
