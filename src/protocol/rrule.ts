@@ -114,9 +114,12 @@ function parseUntil(value: string): RuleEnd | Failure {
 
 const PERIOD_NAMES: Record<RuleFrequency, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', YEARLY: 'year' }
 
+/** The most of one weekday a month holds, so the reach of a BYDAY ordinal counted within a month. */
+const MOST_WEEKDAYS_IN_MONTH = 5
+
 function daysInOneMonth(byDay: RuleDay[] | null, byMonthDay: number[] | null): number {
   if (byMonthDay !== null) return Math.min(byMonthDay.length, 31)
-  if (byDay !== null) return Math.min(byDay.reduce((sum, d) => sum + (d.ordinal === null ? 5 : 1), 0), 31)
+  if (byDay !== null) return Math.min(byDay.reduce((sum, d) => sum + (d.ordinal === null ? MOST_WEEKDAYS_IN_MONTH : Math.abs(d.ordinal) <= MOST_WEEKDAYS_IN_MONTH ? 1 : 0), 0), 31)
   return 1
 }
 
@@ -234,6 +237,12 @@ export function parseRrule(text: unknown): ParsedRule {
     bySetPos,
     wkst,
     end,
+  }
+  // with BYMONTH, a YEARLY ordinal counts within each month (RFC 5545 3.3.10), as in rrule-temporal; MONTHLY ordinals are refused past 5 above
+  if (freq === 'YEARLY' && byMonth !== null && byDay !== null && byDay.every((d) => d.ordinal !== null && Math.abs(d.ordinal) > MOST_WEEKDAYS_IN_MONTH)) {
+    return failure(
+      `BYDAY=${parts.get('BYDAY')} can never select a day: with BYMONTH, a BYDAY ordinal counts within the month, and a month holds at most ${MOST_WEEKDAYS_IN_MONTH} of each weekday`,
+    )
   }
   if (rule.bySetPos !== null) {
     const most = mostCandidatesPerPeriod(rule)

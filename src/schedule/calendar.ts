@@ -25,7 +25,10 @@ export const SEARCH_PERIODS = 20_000
 const SHORTEST_PERIOD_MS: Record<CalendarRule['freq'], number> = { DAILY: DAY_MS, WEEKLY: 7 * DAY_MS, MONTHLY: 28 * DAY_MS, YEARLY: 365 * DAY_MS }
 const CACHE_LIMIT = 512
 
-const expanders = new Map<string, RRuleTemporal>()
+/** A rule's expander, and the minutes of the day its wall times are kept at (null: all). */
+type Expander = { library: RRuleTemporal; kept: ReadonlySet<number> | null }
+
+const expanders = new Map<string, Expander>()
 
 function floatingZoned(wall: LocalDateTime): Temporal.ZonedDateTime {
   return Temporal.Instant.fromEpochMilliseconds(wallFieldsAsUtc(wall)).toZonedDateTimeISO('UTC')
@@ -36,26 +39,33 @@ export function seriesStart(spec: CalendarSpec): LocalDateTime {
   return { ...spec.starts, hour: spec.rule.byHour[0], minute: spec.rule.byMinute[0], second: 0, millisecond: 0 }
 }
 
+/** A DAILY rule's BYSETPOS pick, expanded without BYSETPOS: the lists handed to the library, and the minutes of the day kept (null: all). */
+type DailyPick = { byHour: number[]; byMinute: number[]; kept: ReadonlySet<number> | null }
+
 /**
- * The times of day a DAILY rule's BYSETPOS picks, as BYHOUR and BYMINUTE lists, when they form whole
- * lists (each day holds the same candidate times, so the pick is the same every day); else null.
- * rrule-temporal 2.2.8 spends milliseconds a day on BYSETPOS (17 s for one create of every
- * 5 minutes with BYSETPOS=-1), and nothing on the lists.
+ * The times of day a DAILY rule's BYSETPOS picks (each day holds the same candidate times, so the pick
+ * is the same every day), as the BYHOUR and BYMINUTE lists of the hours and minutes picked; when the
+ * picked times are not every pair of those (BYSETPOS=1,-1 of every 5 minutes: 00:00 and 23:55, not
+ * 00:55 or 23:00), the expanded wall times are kept only at the picked minutes of the day. Null
+ * without BYSETPOS, and for such a pick with COUNT (the library must count only what is kept).
+ * rrule-temporal 2.2.8 spends milliseconds a day on BYSETPOS (17 s for one create of every 5 minutes
+ * with BYSETPOS=-1), and nothing on the lists.
  */
-function dailySelection(rule: CalendarRule): { byHour: number[]; byMinute: number[] } | null {
+function dailySelection(rule: CalendarRule): DailyPick | null {
   if (rule.freq !== 'DAILY' || rule.bySetPos === null) return null
   const chosen = atSetPositions(ruleMinutesOfDay(rule), rule.bySetPos)
   const byHour = [...new Set(chosen.map((time) => Math.floor(time / 60)))]
   const byMinute = [...new Set(chosen.map((time) => time % 60))].sort((a, b) => a - b)
-  return byHour.length * byMinute.length === chosen.length ? { byHour, byMinute } : null
+  if (byHour.length * byMinute.length === chosen.length) return { byHour, byMinute, kept: null }
+  return rule.end.kind === 'count' ? null : { byHour, byMinute, kept: new Set(chosen) }
 }
 
 /**
  * The library expands the rule on wall-clock dates only: it runs in UTC, which has no clock changes,
  * so no occurrence is dropped; each wall time is resolved in the real zone by `resolveWallTime`.
  */
-function expander(spec: CalendarSpec): RRuleTemporal {
-  const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}`
+function expander(spec: CalendarSpec): Expander {
+  const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}|${spec.rule.end.kind}`
   const cached = expanders.get(key)
   if (cached !== undefined) return cached
   const { rule } = spec
@@ -73,7 +83,7 @@ function expander(spec: CalendarSpec): RRuleTemporal {
   if (rule.byMonthDay !== null) options.byMonthDay = rule.byMonthDay
   if (rule.byMonth !== null) options.byMonth = rule.byMonth
   const selection = dailySelection(rule)
-  if (selection !== null) Object.assign(options, selection)
+  if (selection !== null) Object.assign(options, { byHour: selection.byHour, byMinute: selection.byMinute })
   else if (rule.bySetPos !== null) options.bySetPos = rule.bySetPos
   if (rule.wkst !== null) options.wkst = rule.wkst
   switch (rule.end.kind) {
@@ -91,7 +101,7 @@ function expander(spec: CalendarSpec): RRuleTemporal {
       return unreachable
     }
   }
-  const created = new RRuleTemporal(options)
+  const created = { library: new RRuleTemporal(options), kept: selection?.kept ?? null }
   if (expanders.size >= CACHE_LIMIT) expanders.clear()
   expanders.set(key, created)
   return created
@@ -136,18 +146,34 @@ function wallsBetween(spec: CalendarSpec, fromFloating: number, toFloating: numb
   if (expandsYearlyWeekdays(spec.rule)) {
     return yearlyWeekdayWalls(spec.rule, wallFieldsAsUtc(seriesStart(spec)), untilWall(spec.rule), fromFloating, toFloating)
   }
-  return expander(spec).between(new Date(fromFloating), new Date(toFloating), true).map((zoned) => zoned.epochMilliseconds)
+  const { library, kept } = expander(spec)
+  const walls = library.between(new Date(fromFloating), new Date(toFloating), true).map((zoned) => zoned.epochMilliseconds)
+  return kept === null ? walls : walls.filter((floating) => kept.has(minuteOfDay(floating)))
 }
 
-function windowBetween(spec: CalendarSpec, fromMs: number, toMs: number): Occurrence[] {
-  const walls = wallsBetween(spec, fromMs - WALL_MARGIN_MS, Math.min(toMs + WALL_MARGIN_MS, MAX_INSTANT_MS))
+function minuteOfDay(floatingMs: number): number {
+  return Math.floor((((floatingMs % DAY_MS) + DAY_MS) % DAY_MS) / 60_000)
+}
+
+/** The occurrences of the rule's wall times in `[fromFloating, toFloating]` whose instants lie in `[fromMs, toMs]`, unsorted. */
+function resolvedBetween(spec: CalendarSpec, fromFloating: number, toFloating: number, fromMs: number, toMs: number): Occurrence[] {
   const out: Occurrence[] = []
-  for (const floating of walls) {
+  for (const floating of wallsBetween(spec, fromFloating, Math.min(toFloating, MAX_INSTANT_MS))) {
     const wall = wallOf(floating)
     const resolved = resolveWallTime(wall, wall, spec.timeZone)
     if (resolved.instant >= fromMs && resolved.instant <= toMs) out.push({ wall, instant: resolved.instant, shifted: resolved.shifted })
   }
   return out
+}
+
+/** Occurrences sorted by instant, wall times that resolve to one instant (two wall times folded together by a gap) once. */
+function byInstant(occurrences: Occurrence[]): Occurrence[] {
+  occurrences.sort((a, b) => a.instant - b.instant)
+  return occurrences.filter((o, i) => i === 0 || o.instant !== occurrences[i - 1].instant)
+}
+
+function windowBetween(spec: CalendarSpec, fromMs: number, toMs: number): Occurrence[] {
+  return resolvedBetween(spec, fromMs - WALL_MARGIN_MS, toMs + WALL_MARGIN_MS, fromMs, toMs)
 }
 
 /**
@@ -158,8 +184,7 @@ export function occurrencesBetween(spec: CalendarSpec, fromMs: number, toMs: num
   const last = Math.min(toMs, untilInstant(spec), MAX_INSTANT_MS)
   const out: Occurrence[] = []
   for (let from = fromMs; from <= last; from += MAX_WINDOW_MS) out.push(...windowBetween(spec, from, Math.min(from + MAX_WINDOW_MS - 1, last)))
-  out.sort((a, b) => a.instant - b.instant)
-  return out.filter((o, i) => i === 0 || o.instant !== out[i - 1].instant)
+  return byInstant(out)
 }
 
 function searchSpanMs(rule: CalendarRule): number {
@@ -188,27 +213,108 @@ export function occurrencesAfter(spec: CalendarSpec, afterMs: number, n: number)
   return found
 }
 
-/** How far past a start every clock change of the zone is looked at by `closeAtClockChanges`. */
-const CLOCK_CHANGE_SPAN_MS = 366 * DAY_MS
-/** Most clock changes looked at in that span (zones change their offset twice a year, rarely more). */
-const MAX_CLOCK_CHANGES = 12
+/** How many periods (of FREQ and INTERVAL) past its start a series with COUNT is counted at most (the library counts from the start and gives up after 10,000). */
+const COUNTED_PERIODS = 9_000
+
+/** Where `closeAtClockChanges` stops for a series with COUNT: `COUNTED_PERIODS` of its shortest periods past its start. */
+function countedSpanEnd(spec: CalendarSpec): number {
+  const { rule } = spec
+  return rule.end.kind === 'count' ? wallFieldsAsUtc(seriesStart(spec)) + COUNTED_PERIODS * rule.interval * SHORTEST_PERIOD_MS[rule.freq] : Infinity
+}
+
+/** One change of a zone's UTC offset: its instant, the offsets before and after it, and the changes either side of it. */
+type ClockChange = { atMs: number; before: number; after: number; previousMs: number; nextMs: number }
+
+/**
+ * The wall times (floating) around a clock change that can lie closer to an occurrence on its other
+ * side than their wall times do: those within `minGapMs` plus the size of the change of the two wall
+ * times the change moves between. A wall time farther out keeps one offset, so it lies at least
+ * `minGapMs` from any occurrence on the other side, and from its neighbours on its own side as far as
+ * their wall times do. `alone`: no other change within a day of those wall times.
+ */
+function clockChangeWalls(change: ClockChange, minGapMs: number): { from: number; to: number; alone: boolean } {
+  const { atMs, before, after } = change
+  const reach = minGapMs + Math.abs(after - before)
+  const from = atMs + Math.min(before, after) - reach
+  const to = atMs + Math.max(before, after) + reach
+  return { from, to, alone: change.previousMs < from - before - DAY_MS && change.nextMs > to - after + DAY_MS }
+}
+
+/**
+ * The occurrences around one clock change whose instants lie in `(afterMs, lastMs]`, by instant. For a
+ * change alone, only the wall times of `clockChangeWalls`: one before the later of the change's two wall
+ * times reads with the offset before it (a wall time in a gap moves forward by the gap's length, one in
+ * an overlap is the earlier instant), a later one with the offset after it. Else every occurrence within
+ * a day of the change, each wall time resolved.
+ */
+function aroundClockChange(spec: CalendarSpec, change: ClockChange, afterMs: number, lastMs: number, minGapMs: number): Occurrence[] {
+  const { atMs, before, after } = change
+  const walls = clockChangeWalls(change, minGapMs)
+  if (!walls.alone) return occurrencesBetween(spec, Math.max(afterMs + 1, atMs - DAY_MS), Math.min(atMs + DAY_MS, lastMs))
+  const out: Occurrence[] = []
+  for (const floating of wallsBetween(spec, walls.from, Math.min(walls.to, MAX_INSTANT_MS))) {
+    const readBefore = floating < atMs + Math.max(before, after)
+    const instant = floating - (readBefore ? before : after)
+    if (instant > afterMs && instant <= lastMs) out.push({ wall: wallOf(floating), instant, shifted: readBefore && floating >= atMs + before })
+  }
+  return byInstant(out)
+}
+
+/**
+ * A lower bound on the distance between any two wall times of the rule: the closest two of its times of
+ * day, or its last time of one day and its first of the next.
+ */
+function closestWallsMs(rule: CalendarRule): number {
+  const times = ruleMinutesOfDay(rule)
+  let closest = 24 * 60 - (times[times.length - 1] - times[0])
+  for (let i = 1; i < times.length; i += 1) closest = Math.min(closest, times[i] - times[i - 1])
+  return closest * 60_000
+}
 
 /**
  * Two consecutive occurrences after `afterMs` less than `minGapMs` apart around a change of the zone's
- * UTC offset in the year after `afterMs`, or null. Elsewhere an occurrence lies as far from the next
- * as their wall times do; a change of offset (a wall time moved out of a gap, or two either side of it)
- * can bring them closer, on a night far from where a series starts.
+ * UTC offset, or null. Elsewhere an occurrence lies as far from the next as their wall times do; a
+ * change of offset (a wall time moved out of a gap, or two either side of it) can bring them closer,
+ * on a night far from where a series starts (a rule of the 14th of each month meets a spring-forward
+ * night of New York only in some years). Every change up to where `occurrencesAfter` stops searching
+ * is looked at (a zone changes its offset about twice a year), each by expanding the rule only in the
+ * hours around it.
  */
 export function closeAtClockChanges(spec: CalendarSpec, afterMs: number, minGapMs: number): [Occurrence, Occurrence] | null {
-  let at = Temporal.Instant.fromEpochMilliseconds(afterMs).toZonedDateTimeISO(spec.timeZone)
-  for (let i = 0; i < MAX_CLOCK_CHANGES; i += 1) {
-    const change = at.getTimeZoneTransition('next')
-    if (change === null || change.epochMilliseconds > afterMs + CLOCK_CHANGE_SPAN_MS) return null
-    const around = occurrencesBetween(spec, Math.max(afterMs + 1, change.epochMilliseconds - DAY_MS), change.epochMilliseconds + DAY_MS)
-    for (let j = 1; j < around.length; j += 1) {
-      if (around[j].instant - around[j - 1].instant < minGapMs) return [around[j - 1], around[j]]
+  const close = closeAtClockChangesEndless(spec, afterMs, minGapMs)
+  if (close === null || spec.rule.end.kind !== 'count') return close
+  // the series' own expander counts from its start on every window, so COUNT is applied once, to the pair found
+  return occurrencesBetween(spec, close[1].instant, close[1].instant).length > 0 ? close : null
+}
+
+/**
+ * `closeAtClockChanges` with a rule's COUNT left out: the pair found, if any, may lie past it. The
+ * library expands a rule with COUNT from its start on every window (with BYSETPOS, milliseconds a
+ * period), one without it from the window on.
+ */
+function closeAtClockChangesEndless(counted: CalendarSpec, afterMs: number, minGapMs: number): [Occurrence, Occurrence] | null {
+  const spec: CalendarSpec = counted.rule.end.kind === 'count' ? { ...counted, rule: { ...counted.rule, end: { kind: 'never' } } } : counted
+  const lastMs = Math.min(untilInstant(spec), MAX_INSTANT_MS)
+  const horizon = Math.min(afterMs + searchSpanMs(spec.rule), lastMs, countedSpanEnd(counted))
+  const closest = closestWallsMs(spec.rule)
+  const start = Temporal.Instant.fromEpochMilliseconds(afterMs).toZonedDateTimeISO(spec.timeZone)
+  let before = start.offsetNanoseconds / 1e6
+  let previousMs = start.getTimeZoneTransition('previous')?.epochMilliseconds ?? -Infinity
+  let change = start.getTimeZoneTransition('next')
+  while (change !== null && change.epochMilliseconds <= horizon) {
+    const next = change.getTimeZoneTransition('next')
+    const after = change.offsetNanoseconds / 1e6
+    const clockChange: ClockChange = { atMs: change.epochMilliseconds, before, after, previousMs, nextMs: next?.epochMilliseconds ?? Infinity }
+    // a change alone brings occurrences closer by at most the time it moves the clock forward, and never when it moves it back
+    if (!clockChangeWalls(clockChange, minGapMs).alone || closest < minGapMs + Math.max(0, after - before)) {
+      const around = aroundClockChange(spec, clockChange, afterMs, lastMs, minGapMs)
+      for (let j = 1; j < around.length; j += 1) {
+        if (around[j].instant - around[j - 1].instant < minGapMs) return [around[j - 1], around[j]]
+      }
     }
-    at = change
+    before = after
+    previousMs = change.epochMilliseconds
+    change = next
   }
   return null
 }
@@ -216,6 +322,25 @@ export function closeAtClockChanges(spec: CalendarSpec, afterMs: number, minGapM
 /** The first occurrence strictly after `afterMs`, or null when the series has none. */
 export function firstOccurrenceAfter(spec: CalendarSpec, afterMs: number): Occurrence | null {
   return occurrencesAfter(spec, afterMs, 1)[0] ?? null
+}
+
+/**
+ * True iff a search for occurrences after `afterMs` stops at year 9999 (not at its span) and the series
+ * goes on past it: before its end, it has a wall time within a year after the last accepted instant,
+ * or one of 31 December 9999 that lies in 10000 in the zone (west of UTC).
+ */
+export function continuesPastLastInstant(spec: CalendarSpec, afterMs: number): boolean {
+  if (spec.rule.end.kind === 'until-instant') return false
+  if (Math.max(afterMs, wallFieldsAsUtc(seriesStart(spec)) - WALL_MARGIN_MS) + searchSpanMs(spec.rule) < MAX_INSTANT_MS) return false
+  const windows = [[MAX_INSTANT_MS - WALL_MARGIN_MS, MAX_INSTANT_MS + FIRST_WINDOW_MS], [MAX_INSTANT_MS + FIRST_WINDOW_MS + 1, MAX_INSTANT_MS + 366 * DAY_MS]]
+  for (const [fromFloating, toFloating] of windows) {
+    for (const floating of wallsBetween(spec, fromFloating, toFloating)) {
+      if (floating > MAX_INSTANT_MS) return true
+      const wall = wallOf(floating)
+      if (resolveWallTime(wall, wall, spec.timeZone).instant > MAX_INSTANT_MS) return true
+    }
+  }
+  return false
 }
 
 /** True iff some month the rule allows has a day the rule's BYMONTHDAY names (Feb 30 never comes). */

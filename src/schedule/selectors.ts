@@ -1,9 +1,9 @@
 import { parseRrule, type CalendarRule, canonicalTimeZone, MIN_EVERY_SECONDS } from '../protocol/index.ts'
 import type { CatchUpPolicy, ScheduleRecord } from '../protocol/index.ts'
 import { checkTarget, localToInstant, parseLocalDate, parseLocalTime, parseRfc3339, toScheduledAt, wallClockAt, type LocalDate, type LocalTime } from './absolute-time.ts'
-import { closeAtClockChanges, monthDaysCanOccur, occurrencesAfter, type CalendarSpec } from './calendar.ts'
+import { closeAtClockChanges, continuesPastLastInstant, monthDaysCanOccur, occurrencesAfter, type CalendarSpec } from './calendar.ts'
 import { CATCH_UP_POLICIES } from './changes.ts'
-import { describeValue, fail, frequencyTooHigh, invalidPrompt, invalidRule, invalidSelector, invalidTimeZone, noFutureOccurrence, ok, ruleTooFrequent, type ScheduleResult } from './errors.ts'
+import { describeValue, fail, frequencyTooHigh, invalidPrompt, invalidRule, invalidSelector, invalidTimeZone, noFutureOccurrence, ok, ruleTooFrequent, timeOutOfRange, type ScheduleResult } from './errors.ts'
 import type { ImplicitZoneResult } from './implicit-zone.ts'
 import { isPlainObject } from './plain-object.ts'
 import { firstEveryTarget } from './recurrence.ts'
@@ -77,7 +77,7 @@ function parseAt(value: unknown): ScheduleResult<{ kind: 'at-instant'; at: numbe
 }
 
 const OPTION_KEYS = ['time_zone', 'starts', 'catch_up'] as const
-/** How many upcoming occurrences a new calendar rule is checked over for the 300-second spacing (and every clock change in the year after the first). */
+/** How many upcoming occurrences a new calendar rule is checked over for the 300-second spacing (and every clock change of its zone that its search for occurrences reaches). */
 const SPACING_SAMPLE = 400
 const MIN_SPACING_MS = 300_000
 
@@ -220,7 +220,7 @@ function resolveCalendar(request: CalendarRequest, prompt: string, context: Crea
   if (!monthDaysCanOccur(request.rule)) return fail(noFutureOccurrence(toScheduledAt(now)))
   const spec: CalendarSpec = { rrule: request.rrule, rule: request.rule, timeZone, starts }
   const sample = occurrencesAfter(spec, now, SPACING_SAMPLE)
-  if (sample.length === 0) return fail(noFutureOccurrence(toScheduledAt(now)))
+  if (sample.length === 0) return fail(continuesPastLastInstant(spec, now) ? timeOutOfRange() : noFutureOccurrence(toScheduledAt(now)))
   for (let i = 1; i < sample.length; i += 1) {
     if (sample[i].instant - sample[i - 1].instant < MIN_SPACING_MS) {
       return fail(ruleTooFrequent(toScheduledAt(sample[i - 1].instant), toScheduledAt(sample[i].instant)))

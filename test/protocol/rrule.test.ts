@@ -60,6 +60,9 @@ describe('parseRrule', () => {
     ['FREQ=MONTHLY;BYMONTHDAY=1,15;BYDAY=MO;BYSETPOS=3', 'BYSETPOS=3 can never select an occurrence: each month of this rule holds at most 2 candidate times'],
     ['FREQ=YEARLY;BYMONTH=2;BYDAY=1MO,-1MO;BYSETPOS=3', 'BYSETPOS=3 can never select an occurrence: each year of this rule holds at most 2 candidate times'],
     ['FREQ=YEARLY;BYMONTHDAY=1;BYSETPOS=13', 'BYSETPOS=13 can never select an occurrence: each year of this rule holds at most 12 candidate times'],
+    ['FREQ=YEARLY;BYMONTH=1;BYDAY=53MO', 'BYDAY=53MO can never select a day: with BYMONTH, a BYDAY ordinal counts within the month, and a month holds at most 5 of each weekday'],
+    ['FREQ=YEARLY;BYMONTH=3,9;BYDAY=6SU,-6SU', 'BYDAY=6SU,-6SU can never select a day: with BYMONTH, a BYDAY ordinal counts within the month, and a month holds at most 5 of each weekday'],
+    ['FREQ=YEARLY;BYMONTH=1;BYDAY=1MO,10MO;BYSETPOS=2', 'BYSETPOS=2 can never select an occurrence: each year of this rule holds at most 1 candidate time'],
   ])('refuses %j', (rrule, reason) => {
     expect(parseRrule(rrule)).toEqual({ ok: false, reason })
   })
@@ -74,6 +77,16 @@ describe('parseRrule', () => {
     'FREQ=YEARLY;BYMONTH=1,7;BYMONTHDAY=31;BYHOUR=9,21;BYSETPOS=-4',
     'FREQ=YEARLY;BYMONTHDAY=-1;BYSETPOS=12',
   ])('keeps %j, whose BYSETPOS can select in some period', (rrule) => {
+    expect(parseRrule(rrule)).toMatchObject({ ok: true })
+  })
+
+  it.each([
+    'FREQ=YEARLY;BYMONTH=1;BYDAY=5MO',
+    'FREQ=YEARLY;BYMONTH=2;BYDAY=-5MO',
+    'FREQ=YEARLY;BYMONTH=1;BYDAY=53MO,1MO',
+    'FREQ=YEARLY;BYMONTH=1;BYDAY=53MO,MO',
+    'FREQ=YEARLY;BYDAY=53MO',
+  ])('keeps %j, whose BYDAY can select a day in some year', (rrule) => {
     expect(parseRrule(rrule)).toMatchObject({ ok: true })
   })
 })

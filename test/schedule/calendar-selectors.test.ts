@@ -83,6 +83,7 @@ describe('createRecord: rrule', () => {
     [{ rrule: 'FREQ=DAILY;BYMINUTE=0,4', time_zone: 'UTC' }, 'frequency_too_high', 'occurrences 2026-07-15T09:00:00.000Z and 2026-07-15T09:04:00.000Z are less than 300 seconds apart; a calendar rule needs at least 300 seconds between occurrences'],
     [{ rrule: 'FREQ=DAILY;COUNT=3', time_zone: 'UTC', starts: '2026-07-01' }, 'not_future', 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)'],
     [{ rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', time_zone: 'UTC' }, 'not_future', 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)'],
+    [{ rrule: 'FREQ=YEARLY;BYMONTH=1;BYDAY=53MO', time_zone: 'UTC' }, 'invalid_rule', 'rrule is not valid: BYDAY=53MO can never select a day: with BYMONTH, a BYDAY ordinal counts within the month, and a month holds at most 5 of each weekday'],
   ])('refuses %j', (fields, code, message) => {
     expect(create({ prompt: 'x', ...fields })).toEqual({ code, message })
   })
@@ -126,6 +127,33 @@ describe('createRecord: rrule', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=1,3;BYMINUTE=0,58', time_zone: 'Asia/Kolkata' })).toMatchObject({ scheduledAt: '2026-07-15T19:30:00.000Z' })
   })
 
+  describe('a rule of the 14th of each month, every two hours at :00 and :58 in New York', () => {
+    const fourteenth = 'FREQ=DAILY;BYMONTHDAY=14;BYHOUR=1,3,5,7,9,11,13,15,17,19,21,23;BYMINUTE=0,58'
+    const at = (rrule: string): unknown => create({ prompt: 'x', rrule, time_zone: 'America/New_York', starts: '2027-04-01' })
+
+    it('is refused for 14 March 2032, the first spring-forward night it meets, five years after it starts', () => {
+      expect(at(fourteenth)).toEqual({
+        code: 'frequency_too_high',
+        message: 'occurrences 2032-03-14T06:58:00.000Z and 2032-03-14T07:00:00.000Z are less than 300 seconds apart; a calendar rule needs at least 300 seconds between occurrences',
+      })
+      expect(at(`${fourteenth};UNTIL=20320314T070000Z`)).toMatchObject({ code: 'frequency_too_high' })
+      // 24 occurrences a month from April 2027 to February 2032 (1,416), then 01:00 and 01:58 EST and 03:00 EDT on 14 March 2032
+      expect(at(`${fourteenth};COUNT=1419`)).toMatchObject({ code: 'frequency_too_high' })
+    })
+
+    it('is taken when it ends before that night, or on the 20th, which a clock change of New York never falls on', () => {
+      expect(at(`${fourteenth};UNTIL=20320314T065800Z`)).toMatchObject({ scheduledAt: '2027-04-14T05:00:00.000Z' })
+      expect(at(`${fourteenth};COUNT=1418`)).toMatchObject({ scheduledAt: '2027-04-14T05:00:00.000Z' })
+      expect(at(`${fourteenth};UNTIL=20320313`)).toMatchObject({ scheduledAt: '2027-04-14T05:00:00.000Z' })
+      expect(at(fourteenth.replace('BYMONTHDAY=14', 'BYMONTHDAY=20'))).toMatchObject({ scheduledAt: '2027-04-20T05:00:00.000Z' })
+    })
+
+    it('leaves a COUNT series longer than the library can count (10,000 days) creatable', () => {
+      // 124 occurrences each January: 4,000 of them run 33 years
+      expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMONTH=1;BYHOUR=1,3;BYMINUTE=0,58;COUNT=4000', time_zone: 'America/New_York' })).toMatchObject({ scheduledAt: '2027-01-01T06:00:00.000Z' })
+    })
+  })
+
   it('takes a start more than a century ahead: the search for its first occurrence counts from the start, not from now', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY', time_zone: 'UTC', starts: '2200-01-01' })).toEqual({
       id: 'schedule-1',
@@ -139,6 +167,24 @@ describe('createRecord: rrule', () => {
     })
     expect(create({ prompt: 'x', rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29', time_zone: 'Asia/Tokyo', starts: '2199-03-01' })).toMatchObject({ scheduledAt: '2204-02-29T00:00:00.000Z' })
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=12', time_zone: 'Europe/Berlin', starts: '9999-12-31' })).toMatchObject({ scheduledAt: '9999-12-31T11:00:00.000Z' })
+  })
+
+  it('answers time_out_of_range for a series whose next occurrence lies past year 9999, not_future for one that ends before', () => {
+    const outOfRange = { code: 'time_out_of_range', message: 'the target must lie between 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z' }
+    // 23:00 in New York on 31 December 9999 is 04:00 UTC on 1 January 10000
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=23', time_zone: 'America/New_York', starts: '9999-12-31' })).toEqual(outOfRange)
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=23;UNTIL=99991231', time_zone: 'America/New_York', starts: '9999-12-31' })).toEqual(outOfRange)
+    expect(create({ prompt: 'x', rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29', time_zone: 'UTC', starts: '9997-03-01' })).toEqual(outOfRange)
+    const lastDay = context(undefined, Date.parse('9999-12-31T10:00:00.000Z'))
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;COUNT=4', time_zone: 'UTC', starts: '9999-12-29' }, lastDay)).toEqual(outOfRange)
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;COUNT=3', time_zone: 'UTC', starts: '9999-12-29' }, lastDay)).toEqual({
+      code: 'not_future',
+      message: 'the rule has no occurrence after now (9999-12-31T10:00:00.000Z)',
+    })
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYHOUR=23;UNTIL=99991231T235959Z', time_zone: 'America/New_York', starts: '9999-12-31' })).toEqual({
+      code: 'not_future',
+      message: 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)',
+    })
   })
 
   it('accepts a 300-second spacing exactly', () => {

@@ -126,6 +126,51 @@ describe('DAILY with BYSETPOS picks the same times every day', () => {
   ])('%s', (_name, rrule, expected) => {
     expect(series(rrule, 'UTC', '2026-07-15', 5).slice(0, 3)).toEqual(expected)
   })
+
+  it('expands a pick that is not whole BYHOUR and BYMINUTE lists without handing BYSETPOS to the library (its slow path)', () => {
+    const between = vi.spyOn(RRuleTemporal.prototype, 'between')
+    try {
+      expect(series(`${everyFive};BYSETPOS=1,-1`, 'America/New_York', '2026-07-15', 4)).toEqual([
+        '2026-07-15T00:00:00-04:00[America/New_York]',
+        '2026-07-15T23:55:00-04:00[America/New_York]',
+        '2026-07-16T00:00:00-04:00[America/New_York]',
+        '2026-07-16T23:55:00-04:00[America/New_York]',
+      ])
+      expect(between.mock.contexts.length).toBeGreaterThan(0)
+      expect(between.mock.contexts.map((library) => (library as RRuleTemporal).options().bySetPos)).toEqual(between.mock.contexts.map(() => undefined))
+    } finally {
+      between.mockRestore()
+    }
+  })
+
+  it('picks the same times as an independent day-by-day RFC 5545 reading, whole lists or not, with INTERVAL, limited days, COUNT and UNTIL', () => {
+    const picks = fc.record({
+      hours: fc.uniqueArray(fc.integer({ min: 0, max: 23 }), { minLength: 1, maxLength: 5 }),
+      minutes: fc.uniqueArray(fc.constantFrom(0, 5, 10, 20, 30, 45, 55), { minLength: 1, maxLength: 4 }),
+      positions: fc.uniqueArray(fc.integer({ min: -6, max: 6 }).filter((p) => p !== 0), { minLength: 1, maxLength: 3 }),
+      interval: fc.integer({ min: 1, max: 3 }),
+      limit: fc.constantFrom('', ';BYDAY=MO,SA', ';BYMONTHDAY=1,15,-1', ';BYMONTH=2,8', ';UNTIL=20270301', ';COUNT=7'),
+    })
+    fc.assert(
+      fc.property(picks, fc.integer({ min: 0, max: 365 }), (pick, offsetDays) => {
+        const rrule = `FREQ=DAILY;INTERVAL=${pick.interval};BYHOUR=${pick.hours.join(',')};BYMINUTE=${pick.minutes.join(',')};BYSETPOS=${pick.positions.join(',')}${pick.limit}`
+        const parsed = parseRrule(rrule)
+        if (!parsed.ok) return
+        const start = new Date(Date.UTC(2026, 0, 1) + offsetDays * 86_400_000)
+        const starts = { year: start.getUTCFullYear(), month: start.getUTCMonth() + 1, day: start.getUTCDate() }
+        const compared = start.getTime() + 400 * 86_400_000
+        const { end } = parsed.rule
+        let walls = oracleWallTimes(parsed.rule, starts, 800)
+        if (end.kind === 'count') walls = walls.slice(0, end.count)
+        if (end.kind === 'until-date') walls = walls.filter((t) => t <= Date.UTC(end.year, end.month - 1, end.day, 23, 59, 59))
+        const expected = walls.filter((t) => t < compared).slice(0, 20)
+        const floating: CalendarSpec = { rrule, rule: parsed.rule, timeZone: 'UTC', starts }
+        const got = occurrencesBetween(floating, start.getTime() - 86_400_000, compared - 1).map((o) => o.instant).slice(0, 20)
+        expect(got.map((t) => new Date(t).toISOString())).toEqual(expected.map((t) => new Date(t).toISOString()))
+      }),
+      { numRuns: 200, seed: 20261204 },
+    )
+  })
 })
 
 describe('a bounded search', () => {
