@@ -46,8 +46,8 @@ type DailyPick = { byHour: number[]; byMinute: number[]; kept: ReadonlySet<numbe
  * The times of day a DAILY rule's BYSETPOS picks (each day holds the same candidate times, so the pick
  * is the same every day), as the BYHOUR and BYMINUTE lists of the hours and minutes picked; when the
  * picked times are not every pair of those (BYSETPOS=1,-1 of every 5 minutes: 00:00 and 23:55, not
- * 00:55 or 23:00), the expanded wall times are kept only at the picked minutes of the day. Null
- * without BYSETPOS, and for such a pick with COUNT (the library must count only what is kept).
+ * 00:55 or 23:00), the expanded wall times are kept only at the picked minutes of the day (a COUNT
+ * counts only what is kept: see `countedLastWall`). Null without BYSETPOS.
  * rrule-temporal 2.2.8 spends milliseconds a day on BYSETPOS (17 s for one create of every 5 minutes
  * with BYSETPOS=-1), and nothing on the lists.
  */
@@ -56,8 +56,7 @@ function dailySelection(rule: CalendarRule): DailyPick | null {
   const chosen = atSetPositions(ruleMinutesOfDay(rule), rule.bySetPos)
   const byHour = [...new Set(chosen.map((time) => Math.floor(time / 60)))]
   const byMinute = [...new Set(chosen.map((time) => time % 60))].sort((a, b) => a - b)
-  if (byHour.length * byMinute.length === chosen.length) return { byHour, byMinute, kept: null }
-  return rule.end.kind === 'count' ? null : { byHour, byMinute, kept: new Set(chosen) }
+  return { byHour, byMinute, kept: byHour.length * byMinute.length === chosen.length ? null : new Set(chosen) }
 }
 
 /**
@@ -87,9 +86,12 @@ function expander(spec: CalendarSpec): Expander {
   else if (rule.bySetPos !== null) options.bySetPos = rule.bySetPos
   if (rule.wkst !== null) options.wkst = rule.wkst
   switch (rule.end.kind) {
-    case 'count':
-      options.count = rule.end.count
+    case 'count': {
+      // the library counts a COUNT from the series start on every window, and gives up past 10,000 periods: the end is counted once
+      const lastWall = countedLastWall(spec, rule.end.count)
+      if (lastWall !== null) options.until = Temporal.Instant.fromEpochMilliseconds(lastWall).toZonedDateTimeISO('UTC')
       break
+    }
     case 'until-date':
     case 'until-instant':
       options.until = Temporal.Instant.fromEpochMilliseconds(untilWall(rule)).toZonedDateTimeISO('UTC')
@@ -105,6 +107,40 @@ function expander(spec: CalendarSpec): Expander {
   if (expanders.size >= CACHE_LIMIT) expanders.clear()
   expanders.set(key, created)
   return created
+}
+
+/** Most periods (of FREQ and INTERVAL) past its start a series' COUNT is counted through: one that has not ended by then lasts longer than any search looks (a century, `SEARCH_PERIODS`). */
+const COUNTED_PERIODS = 100_000
+
+/** Per rule and start: the wall time of a series' last occurrence by its COUNT, null when it lies past `COUNTED_PERIODS` periods or the year 9999. */
+const countedEnds = new Map<string, number | null>()
+
+/**
+ * The wall time (floating) of a series' `count`th occurrence, counted once from its start on the rule
+ * without its COUNT, wall times as the rule makes them (two folded together by a gap count twice, as
+ * RFC 5545 counts them); null when the series goes on past `COUNTED_PERIODS` periods or the year 9999.
+ */
+function countedLastWall(spec: CalendarSpec, count: number): number | null {
+  const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}`
+  const cached = countedEnds.get(key)
+  if (cached !== undefined) return cached
+  const endless: CalendarSpec = { ...spec, rule: { ...spec.rule, end: { kind: 'never' } } }
+  const start = wallFieldsAsUtc(seriesStart(spec))
+  const last = Math.min(start + COUNTED_PERIODS * spec.rule.interval * SHORTEST_PERIOD_MS[spec.rule.freq], MAX_INSTANT_MS + 366 * DAY_MS + WALL_MARGIN_MS)
+  let found: number | null = null
+  let seen = 0
+  let span = FIRST_WINDOW_MS
+  for (let from = start; from <= last && found === null; ) {
+    const to = Math.min(from + span - 1, last)
+    const walls = wallsBetween(endless, from, to)
+    if (seen + walls.length >= count) found = walls[count - seen - 1]
+    seen += walls.length
+    from = to + 1
+    span = Math.min(span * 4, MAX_WINDOW_MS)
+  }
+  if (countedEnds.size >= CACHE_LIMIT) countedEnds.clear()
+  countedEnds.set(key, found)
+  return found
 }
 
 function wallOf(floatingMs: number): LocalDateTime {
@@ -213,13 +249,12 @@ export function occurrencesAfter(spec: CalendarSpec, afterMs: number, n: number)
   return found
 }
 
-/** How many periods (of FREQ and INTERVAL) past its start a series with COUNT is counted at most (the library counts from the start and gives up after 10,000). */
-const COUNTED_PERIODS = 9_000
-
-/** Where `closeAtClockChanges` stops for a series with COUNT: `COUNTED_PERIODS` of its shortest periods past its start. */
+/** Where `closeAtClockChanges` stops for a series with COUNT: the instant of its last wall time at the latest. */
 function countedSpanEnd(spec: CalendarSpec): number {
   const { rule } = spec
-  return rule.end.kind === 'count' ? wallFieldsAsUtc(seriesStart(spec)) + COUNTED_PERIODS * rule.interval * SHORTEST_PERIOD_MS[rule.freq] : Infinity
+  if (rule.end.kind !== 'count') return Infinity
+  const lastWall = countedLastWall(spec, rule.end.count)
+  return lastWall === null ? Infinity : lastWall + WALL_MARGIN_MS
 }
 
 /** One change of a zone's UTC offset: its instant, the offsets before and after it, and the changes either side of it. */
@@ -281,21 +316,8 @@ function closestWallsMs(rule: CalendarRule): number {
  * hours around it.
  */
 export function closeAtClockChanges(spec: CalendarSpec, afterMs: number, minGapMs: number): [Occurrence, Occurrence] | null {
-  const close = closeAtClockChangesEndless(spec, afterMs, minGapMs)
-  if (close === null || spec.rule.end.kind !== 'count') return close
-  // the series' own expander counts from its start on every window, so COUNT is applied once, to the pair found
-  return occurrencesBetween(spec, close[1].instant, close[1].instant).length > 0 ? close : null
-}
-
-/**
- * `closeAtClockChanges` with a rule's COUNT left out: the pair found, if any, may lie past it. The
- * library expands a rule with COUNT from its start on every window (with BYSETPOS, milliseconds a
- * period), one without it from the window on.
- */
-function closeAtClockChangesEndless(counted: CalendarSpec, afterMs: number, minGapMs: number): [Occurrence, Occurrence] | null {
-  const spec: CalendarSpec = counted.rule.end.kind === 'count' ? { ...counted, rule: { ...counted.rule, end: { kind: 'never' } } } : counted
   const lastMs = Math.min(untilInstant(spec), MAX_INSTANT_MS)
-  const horizon = Math.min(afterMs + searchSpanMs(spec.rule), lastMs, countedSpanEnd(counted))
+  const horizon = Math.min(afterMs + searchSpanMs(spec.rule), lastMs, countedSpanEnd(spec))
   const closest = closestWallsMs(spec.rule)
   const start = Temporal.Instant.fromEpochMilliseconds(afterMs).toZonedDateTimeISO(spec.timeZone)
   let before = start.offsetNanoseconds / 1e6

@@ -187,6 +187,13 @@ describe('createRecord: rrule', () => {
     })
   })
 
+  it('creates a COUNT series whose end lies more than 10,000 periods past its start (it failed in rrule-temporal, and the route answered 500)', () => {
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;COUNT=8', time_zone: 'UTC' })).toMatchObject({ scheduledAt: '2028-02-29T09:00:00.000Z' })
+    expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMONTHDAY=8;COUNT=2000;BYHOUR=3,4,6,20', time_zone: 'America/New_York' })).toMatchObject({
+      scheduledAt: '2026-08-08T07:00:00.000Z',
+    })
+  })
+
   it('accepts a 300-second spacing exactly', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMINUTE=0,5', time_zone: 'UTC' })).toMatchObject({ scheduledAt: '2026-07-15T09:00:00.000Z' })
   })

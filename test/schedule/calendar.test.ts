@@ -92,6 +92,20 @@ describe('COUNT and UNTIL', () => {
     ])
   })
 
+  it('counts a COUNT that runs past 10,000 periods of its start, where rrule-temporal gives up counting', () => {
+    expect(series('FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;COUNT=8', 'UTC', '2026-12-04', 10)).toEqual(
+      [2028, 2032, 2036, 2040, 2044, 2048, 2052, 2056].map((year) => `${year}-02-29T09:00:00+00:00[UTC]`),
+    )
+    // four a month from 8 August 2026: the 2,000th is the last of 8 March 2068, about 15,000 days on
+    const eighth = spec('FREQ=DAILY;BYMONTHDAY=8;BYHOUR=3,4,6,20;COUNT=2000', 'America/New_York', '2026-07-15')
+    expect(occurrencesAfter(eighth, Date.parse('2068-02-09T02:00:00Z'), 10).map((o) => formatZonedTimestamp(o.instant, 'America/New_York'))).toEqual([
+      '2068-03-08T03:00:00-05:00[America/New_York]',
+      '2068-03-08T04:00:00-05:00[America/New_York]',
+      '2068-03-08T06:00:00-05:00[America/New_York]',
+      '2068-03-08T20:00:00-05:00[America/New_York]',
+    ])
+  })
+
   it('ends at an UNTIL instant, inclusive', () => {
     expect(series('FREQ=DAILY;UNTIL=20260716T070000Z', 'Europe/Berlin', '2026-07-15', 5)).toEqual(['2026-07-15T09:00:00+02:00[Europe/Berlin]', '2026-07-16T09:00:00+02:00[Europe/Berlin]'])
     expect(series('FREQ=DAILY;UNTIL=20260716T065959Z', 'Europe/Berlin', '2026-07-15', 5)).toEqual(['2026-07-15T09:00:00+02:00[Europe/Berlin]'])
