@@ -84,4 +84,28 @@ describe('the validated prefix of a session file (SPEC 12.1 open)', () => {
     expect(counting.validated()).toBe(1)
     await b.host.close()
   })
+
+  it('after a crash, only what was made durable since the last checkpoint (at most 256 KiB) is validated again', async () => {
+    const dir = await tempDir()
+    const a = await hostWith(dir, countingPlugin().plugin)
+    const { session } = await a.host.createSession({ id: 'c', timeZone: 'UTC' })
+    const reason = 'x'.repeat(1000)
+    // 1,000 appends of ~1.1 KB, each its own barrier: a checkpoint is taken about every 230 of them
+    for (let i = 0; i < 1000; i++) {
+      await session.append([{ type: 'inbox/dropped', data: { ids: [], reason } }])
+      await session.flush()
+    }
+    const bytes = (await readFile(join(dir, 'sessions/c.jsonl'))).length
+    expect(bytes).toBeGreaterThan(3 * 256 * 1024)
+    // the catalog writes back within a second; the first host is never closed (as after kill -9)
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const counting = countingPlugin()
+    const b = await hostWith(dir, counting.plugin)
+    expect((await b.host.openSession('c')).length).toBe(1000)
+    const perEvent = bytes / 1000
+    expect(counting.validated()).toBeGreaterThan(0)
+    expect(counting.validated()).toBeLessThanOrEqual(Math.ceil((256 * 1024) / perEvent))
+    await b.host.close()
+    await a.host.close()
+  })
 })

@@ -7,6 +7,13 @@ import type { Stats } from 'node:fs'
 import { identityOf, type FileIdentity, type StoredCheckpoint } from './catalog.ts'
 import type { FileHandleLike, FileLayer } from './file-layer.ts'
 
+/**
+ * Durable bytes between two digests of the validated prefix: a digest of the whole file on every
+ * barrier cost a hash copy per message; a prefix this far behind the tail leaves at most this much
+ * to validate again when the session opens after a crash (a close publishes the whole file).
+ */
+const CHECKPOINT_STRIDE = 256 * 1024
+
 /** Where an open session file stands when its writer starts. */
 export type WriterStart = {
   header: SessionHeader
@@ -71,8 +78,18 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
   private readonly hash: Hash
   private readonly trustKey: string | undefined
 
-  private checkpoint(ino: number): StoredCheckpoint | undefined {
-    if (this.trustKey === undefined) return undefined
+  /** The durable bytes the last published checkpoint covers. */
+  private checkpointed = -1
+
+  /**
+   * The validated prefix to publish with a summary: a new one (a digest of every durable byte) once
+   * CHECKPOINT_STRIDE bytes were made durable since the last, else none (the catalog keeps the last,
+   * still a valid prefix of this file); `final` (on close) always makes one for what is durable.
+   */
+  private checkpoint(ino: number, final = false): StoredCheckpoint | undefined {
+    if (this.trustKey === undefined || this.checkpointed === this.durableBytes) return undefined
+    if (!final && this.checkpointed >= 0 && this.durableBytes - this.checkpointed < CHECKPOINT_STRIDE) return undefined
+    this.checkpointed = this.durableBytes
     return { bytes: this.durableBytes, events: this.durability.count, sha256: this.hash.copy().digest('hex'), ino, key: this.trustKey }
   }
 
@@ -128,6 +145,10 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
   async close(): Promise<void> {
     this.closed = true
     await this.cycling
+    const pending = this.summary
+    if (!this.durability.failure && pending !== null && pending.count === this.durability.count && this.checkpointed !== this.durableBytes) {
+      await this.publishSummary(true)
+    }
     await this.release()
   }
 
@@ -190,12 +211,12 @@ export class JsonlSessionWriter extends DurableWriter implements SessionWriter {
     }
   }
 
-  private async publishSummary(): Promise<void> {
+  private async publishSummary(final = false): Promise<void> {
     const pending = this.summary
     if (pending === null || pending.count !== this.durability.count) return
     try {
       const file = identityOf(await this.handle.stat())
-      this.publish(pending.summary, file, this.checkpoint(file.ino))
+      this.publish(pending.summary, file, this.checkpoint(file.ino, final))
     } catch {
       // a summary is derived data: the next durable append publishes it again
     }
