@@ -70,6 +70,8 @@ export class PluginRegistry {
 /** The context one installed plugin works through; disposing it removes all it registered. */
 export class HostPluginContext implements PluginContext {
   private readonly controller = new AbortController()
+  /** Read on every append and step (hooks, tools, the waterfall): a field, not the signal's getters. */
+  private gone = false
 
   constructor(
     readonly pluginName: string,
@@ -83,7 +85,7 @@ export class HostPluginContext implements PluginContext {
   }
 
   get disposed(): boolean {
-    return this.controller.signal.aborted
+    return this.gone
   }
 
   on(event: 'agent/pre-step', listener: PreStepListener, options?: { prepend?: boolean }): void {
@@ -132,6 +134,7 @@ export class HostPluginContext implements PluginContext {
   /** Removes every listener, tool, fold and hook of this plugin and aborts its signal. */
   dispose(): void {
     if (this.disposed) return
+    this.gone = true
     this.controller.abort(new Error(`plugin ${this.pluginName} disposed`))
     this.registry.removeOwner(this)
   }

@@ -29,6 +29,8 @@ export class Session implements SessionView {
   private readonly inbox: Inbox
   private controller: AbortController | null = null
   private readonly lifetime = new AbortController()
+  /** Whether `lifetime` was aborted, read on every append and request without the signal's getters. */
+  private stopped = false
   private kickScheduled = false
   private readonly deltaListeners = new Set<(delta: AssistantDelta) => void>()
   private readonly streamingEndListeners = new Set<() => void>()
@@ -73,7 +75,7 @@ export class Session implements SessionView {
 
   /** True once the session was closed or its store failed; it takes no more work. */
   get closed(): boolean {
-    return this.lifetime.signal.aborted
+    return this.stopped
   }
 
   /** Aborted when the session is closed or its store failed. */
@@ -239,6 +241,7 @@ export class Session implements SessionView {
 
   private stop(failure: StoreError | null): void {
     if (this.closed) return
+    this.stopped = true
     this.lifetime.abort(failure ?? new Error('closed'))
     this.controller?.abort(failure ?? new HostStopping())
   }
