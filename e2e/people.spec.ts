@@ -643,4 +643,11 @@ test('a snooze deleted since is no longer shown as snoozed on its due card, in t
   const other = await zones.open('Europe/Berlin', `${server.url}/s/kitchen`)
   await expect(card(other).getByRole('status')).toHaveText('Snooze deleted.')
   await expect(card(other).getByTestId('reminder-snooze')).toHaveCount(0)
+
+  // the assistant asked to snooze it once more makes a new snooze of it: the card and the panel say so again (on the
+  // code before, the card kept "Snooze deleted." and the row "Once, 10 min after it was set" as the assistant said when)
+  await sendMessage(page, 'snooze that for 10 minutes')
+  await expect.poll(async () => (await fetchSchedules(server.url, 'kitchen')).map((s) => s.id), { timeout: 30_000 }).toEqual(['schedule-3'])
+  for (const on of [page, other]) await expect(card(on).getByRole('status')).toContainText('Snoozed: again')
+  await expect(row.getByTestId('reminder-rule')).toHaveText(new RegExp(`^Once, snoozed from (today|yesterday) ${localClock(first.scheduledAt, 'Europe/Berlin', 'en-US')} · schedule-3$`))
 })

@@ -299,9 +299,36 @@ describe('snoozes the log holds', () => {
     foldEvents(fold, log(remove('schedule-2')).map((e) => ({ ...e, seq: e.seq + 3 })))
     expect(fold.snoozes).not.toBe(first)
     expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T01:40:00.000Z', deleted: true }])
-    // a reminder with its words made after the delete is not its snooze again
-    foldEvents(fold, log(after('schedule-3', 'stretch', '2026-07-15T01:50:00.000Z')).map((e) => ({ ...e, seq: e.seq + 4 })))
-    expect(fold.snoozes).toEqual([{ scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T01:40:00.000Z', deleted: true }])
+  })
+
+  it('takes the next after reminder with its words made after its snooze was deleted as its snooze again, while it is the last come due', () => {
+    const remove = (id: string) => ev('schedule/change', { version: 1, operation: 'delete', id })
+    const fold = emptyFold()
+    // the assistant asked to snooze it once more after the delete makes a new one (on the code before, its card still
+    // said "Snooze deleted." while the assistant said when it comes back)
+    foldEvents(fold, log(ev('user/message', due, 'append'), after('schedule-2', 'stretch', '2026-07-15T01:40:00.000Z'), remove('schedule-2'), after('schedule-3', 'stretch', '2026-07-15T01:50:00.000Z'), after('schedule-4', 'stretch', '2026-07-15T02:00:00.000Z')))
+    expect(fold.snoozes).toEqual([
+      { scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T01:40:00.000Z', deleted: true },
+      { scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-3', until: '2026-07-15T01:50:00.000Z', deleted: false },
+    ])
+    // once a later occurrence with its words came due, deleting the earlier one's snooze leaves that later one to be snoozed
+    const later = text(FOLLOW_UP.replace('schedule-1', 'schedule-5').replace('01:30:00', '02:30:00'))
+    const other = emptyFold()
+    foldEvents(
+      other,
+      log(
+        ev('user/message', due, 'append'),
+        after('schedule-2', 'stretch', '2026-07-15T01:40:00.000Z'),
+        ev('user/message', { ...due, id: 'f2', content: later }, 'append'),
+        after('schedule-6', 'stretch', '2026-07-15T02:40:00.000Z'),
+        remove('schedule-2'),
+        after('schedule-7', 'stretch', '2026-07-15T02:50:00.000Z'),
+      ),
+    )
+    expect(other.snoozes).toEqual([
+      { scheduleId: 'schedule-1', occurrenceAt: '2026-07-15T01:30:00.000Z', snoozeId: 'schedule-2', until: '2026-07-15T01:40:00.000Z', deleted: true },
+      { scheduleId: 'schedule-5', occurrenceAt: '2026-07-15T02:30:00.000Z', snoozeId: 'schedule-6', until: '2026-07-15T02:40:00.000Z', deleted: false },
+    ])
   })
 })
 

@@ -382,10 +382,12 @@ export function Conversation({
       markedFromLog.current.set(key, until)
     }
   }, [snoozes, snoozedHere, context.sessionId])
-  const snoozeDeleted = useMemo(
-    () => new Set(snoozes.filter((snooze) => snooze.deleted).map((snooze) => noticeKey(context.sessionId, snooze.scheduleId, snooze.occurrenceAt))),
-    [snoozes, context.sessionId],
-  )
+  // an occurrence whose last snooze was deleted (one snoozed again since is snoozed, by that one)
+  const snoozeDeleted = useMemo(() => {
+    const last = new Map<string, boolean>()
+    for (const snooze of snoozes) last.set(noticeKey(context.sessionId, snooze.scheduleId, snooze.occurrenceAt), snooze.deleted)
+    return new Set([...last].filter(([, deleted]) => deleted).map(([key]) => key))
+  }, [snoozes, context.sessionId])
   const rowNodes = useRef(new Map<number, HTMLDivElement>())
 
   useLayoutEffect(() => {

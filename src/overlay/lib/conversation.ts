@@ -76,6 +76,8 @@ export type ConversationFold = {
   snoozes: readonly LogSnooze[]
   /** The newest occurrence come due of each reminder's words, not yet snoozed. */
   dueByPrompt: Map<string, { scheduleId: string; occurrenceAt: string }>
+  /** The newest occurrence come due of each reminder's words, snoozed or not: a deleted snooze leaves it to be snoozed again. */
+  lastDueByPrompt: Map<string, { scheduleId: string; occurrenceAt: string }>
   /** The zone of each reminder the log made or changed, from its record (null for one that keeps none). */
   zones: Map<string, string | null>
 }
@@ -121,7 +123,10 @@ function messageItem(fold: ConversationFold, event: SessionEvent<'user/message'>
     const followUp = parseReminderFollowUp(text)
     if (followUp !== null) {
       if (fold.openTurn !== null) fold.turnByReminder = true
-      for (const { prompt, scheduleId, occurrenceAt } of followUp.reminders) fold.dueByPrompt.set(prompt, { scheduleId, occurrenceAt })
+      for (const { prompt, scheduleId, occurrenceAt } of followUp.reminders) {
+        fold.dueByPrompt.set(prompt, { scheduleId, occurrenceAt })
+        fold.lastDueByPrompt.set(prompt, { scheduleId, occurrenceAt })
+      }
       return { kind: 'reminder-due', key: `due:${event.seq}`, ...base, text, followUp }
     }
   }
@@ -146,6 +151,7 @@ export function emptyFold(): ConversationFold {
     turnByReminder: false,
     snoozes: [],
     dueByPrompt: new Map(),
+    lastDueByPrompt: new Map(),
     zones: new Map(),
   }
 }
@@ -161,13 +167,17 @@ function foldZone(fold: ConversationFold, data: Record<string, unknown>): void {
 /**
  * A `schedule/change` that makes an `after` reminder snoozes the occurrence come due last with the same words; one
  * that changes a snooze (snoozed again, or moved) moves the time its occurrence is snoozed until; one that deletes a
- * snooze leaves its occurrence snoozed no longer.
+ * snooze leaves its occurrence snoozed no longer, so that, while it is still the last come due with its words, the
+ * next `after` reminder with them snoozes it again (the assistant asked to snooze it after the delete makes one).
  */
 function foldSnooze(fold: ConversationFold, data: Record<string, unknown>): void {
   if (data.operation === 'delete') {
     const { id } = data
-    if (fold.snoozes.some((snooze) => snooze.snoozeId === id && !snooze.deleted)) {
-      fold.snoozes = fold.snoozes.map((snooze) => (snooze.snoozeId === id ? { ...snooze, deleted: true } : snooze))
+    const removed = fold.snoozes.find((snooze) => snooze.snoozeId === id && !snooze.deleted)
+    if (removed === undefined) return
+    fold.snoozes = fold.snoozes.map((snooze) => (snooze === removed ? { ...snooze, deleted: true } : snooze))
+    for (const [prompt, last] of fold.lastDueByPrompt) {
+      if (last.scheduleId === removed.scheduleId && last.occurrenceAt === removed.occurrenceAt) fold.dueByPrompt.set(prompt, last)
     }
     return
   }
