@@ -617,6 +617,27 @@ test('on a phone, a reminder of the Session in view comes due on its card alone,
   await expect(card.getByTestId('reminder-snooze')).toBeVisible()
 })
 
+test('on a phone, a toast that comes as the reminders drawer is open leaves the drawer below it: its Close and its first reminders are not under the toast', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  expect((await post('/api/sessions', { sessionId: 'here', timeZone: 'Europe/Berlin' })).status).toBe(201)
+  for (let i = 1; i <= 4; i++) expect((await post('/api/sessions/here/schedules', { prompt: `water plant ${i}`, after_seconds: 3_600 })).status).toBe(201)
+  const page = await zones.open('Europe/Berlin', `${server.url}/s/here`, { viewport: PHONE })
+  await page.getByTestId('reminders-toggle').click()
+  const drawer = page.getByTestId('reminders-drawer')
+  await expect(drawer.getByTestId('reminder')).toHaveCount(4)
+  expect((await post('/api/sessions/here/schedules', { prompt: 'drink water and then take a long walk around the block', after_seconds: 1 })).status).toBe(201)
+  const toast = page.getByTestId('toast')
+  await expect(toast).toBeVisible({ timeout: 15_000 })
+  // on the code before, the drawer (80% of the screen) lay under the toast, its Close and heading hidden by it
+  await expect.poll(async () => (await drawer.boundingBox())!.y, { timeout: 5_000 }).toBeGreaterThanOrEqual(Math.floor((await toast.boundingBox())!.y + (await toast.boundingBox())!.height))
+  const close = drawer.getByRole('button', { name: 'Close' })
+  const box = (await close.boundingBox())!
+  expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('button')?.textContent, [box.x + box.width / 2, box.y + box.height / 2])).toBe('Close')
+  await close.click()
+  await expect(toast).toHaveCount(0)
+})
+
 test('a snooze deleted since is no longer shown as snoozed on its due card, in the browser that snoozed it, after a reload, and in another browser', async ({ zones, servers }) => {
   const server = await servers.start()
   const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })

@@ -5,6 +5,7 @@ import { queryKeys } from '../data/keys.ts'
 import { dismissAllToasts, dismissToast, markSnoozed, useCardsInView, useToasts, type DueNotice } from '../data/notices.ts'
 import { useSession, useSnooze } from '../data/queries.ts'
 import { useMediaQuery } from '../hooks/use-media-query.ts'
+import { useRootLength } from '../hooks/use-root-length.ts'
 import { useNow } from '../hooks/use-now.ts'
 import { useDueReminderZone } from '../hooks/use-reminder-zone.ts'
 import { instantMs } from '../lib/countdown.ts'
@@ -115,6 +116,10 @@ const SHOWN_WIDE = 3
 const SHOWN_PHONE = 1
 /** The phone layout's breakpoint (styles.css: `@media (max-width: 800px)`). */
 const PHONE = '(max-width: 800px)'
+/** The CSS property holding where the toasts shown end: on a phone, the reminders drawer stays below them (styles.css). */
+const TOASTS_BOTTOM = '--toasts-bottom'
+const bottomOf = (box: DOMRect) => box.bottom
+
 /** How long a phone holds back the toast of the Session open, for its due card to come into view first (the notice comes a moment before the card). */
 const PHONE_HOLD_MS = 2_000
 
@@ -154,6 +159,18 @@ export function Toasts(props: { activeId: string | null; browserZone: string | n
   // a toast closed from its own buttons hands focus on (to the newest toast left, else the message box or the page),
   // not to <body> as it goes; what a Snooze made is read out, since the toast that did it is gone
   const list = useRef<HTMLUListElement>(null)
+  const measure = useRootLength<HTMLUListElement>(TOASTS_BOTTOM, bottomOf)
+  const listRef = useCallback(
+    (element: HTMLUListElement | null) => {
+      list.current = element
+      const stop = measure(element)
+      return () => {
+        list.current = null
+        stop?.()
+      }
+    },
+    [measure],
+  )
   const handOn = useRef(false)
   // each saying is a new node in the live region, so the same words said again are read out again
   const [said, setSaid] = useState({ text: '', n: 0 })
@@ -178,7 +195,7 @@ export function Toasts(props: { activeId: string | null; browserZone: string | n
         {said.text}
       </p>
       {toasts.length > 0 && (
-        <ul className="toast-list" ref={list}>
+        <ul className="toast-list" ref={listRef}>
           {more > 0 && (
             <li className="toast-more" data-testid="toast-more">
               <span>{more === 1 ? '1 more reminder due' : `${more} more reminders due`}</span>
