@@ -37,8 +37,8 @@ export class KeyedRequests {
     request: unknown,
     idOf: (answer: T) => string | null,
     run: () => Promise<T>,
-    /** What a repeat answers, from the first answer (by default the first answer itself). */
-    repeat: (first: T) => T = (first) => first,
+    /** What a repeat answers, from the first answer (by default the first answer itself); null: what the first made is gone, so the repeat runs as a new request. */
+    repeat: (first: T) => T | null = (first) => first,
   ): Promise<T> {
     if (key === undefined) return run()
     const slot = `${sessionId} ${key}`
@@ -52,9 +52,11 @@ export class KeyedRequests {
             scheduleId: earlier.id(),
           })
         }
-        return repeat(first as T)
+        const answer = repeat(first as T)
+        if (answer !== null) return answer
+        this.held.delete(slot)
       }
-      // the first failed and was let go: this one runs as a new request
+      // the first failed and was let go (or what it made is gone): this one runs as a new request
       return this.once(sessionId, key, request, idOf, run, repeat)
     }
     let made: string | null = null

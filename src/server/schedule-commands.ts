@@ -43,12 +43,13 @@ export function registerScheduleCommands(host: Host, service: ScheduleService): 
     return keyed.once(session.id, key, { operation: 'update', id, fields }, made, async () => packed(await service.update(session, id, fields)))
   })
   // every browser snoozing one occurrence sends the same key: a repeat answers the snooze as it is now, which the
-  // assistant may have moved since the first answer ("snooze 30 min")
-  const current = (session: SessionView, answer: ScheduleAnswer): ScheduleAnswer => {
+  // assistant may have moved since the first answer ("snooze 30 min"); once that snooze is no longer active (deleted,
+  // or come due), a Snooze pressed again snoozes the occurrence anew
+  const current = (session: SessionView, answer: ScheduleAnswer): ScheduleAnswer | null => {
     if (!answer.ok) return answer
     const id = (answer.view as { id: string }).id
     const now = service.list(session).find((view) => view.id === id)
-    return now === undefined ? answer : { ok: true, view: now }
+    return now === undefined ? null : { ok: true, view: now }
   }
   host.registerCommand('schedule.snooze', async (session, args, context) => {
     const { id, seconds, key } = args as { id: string; seconds: number; key?: string }

@@ -224,6 +224,26 @@ describe('POST /api/sessions/:id/schedules/:scheduleId/snooze', () => {
     await host.close()
   })
 
+  it('snoozes the occurrence anew when a Snooze comes again under its key after that snooze was deleted', async () => {
+    const { app, host, session } = await deliveredStretch()
+    const key = 'snooze:schedule-1:2026-07-15T06:01:00.000Z:600'
+    const snooze = () => call(app, 'POST', '/api/sessions/berlin/schedules/schedule-1/snooze', { seconds: 600 }, { 'idempotency-key': key })
+    const ids = async () => ((await call(app, 'GET', '/api/sessions/berlin/schedules')).body as { schedules: { id: string }[] }).schedules.map((s) => s.id)
+    const first = await snooze()
+    expect([first.status, (first.body as { schedule: { id: string } }).schedule.id]).toEqual([201, 'schedule-2'])
+    expect(await call(app, 'DELETE', '/api/sessions/berlin/schedules/schedule-2')).toEqual({ status: 200, body: { id: 'schedule-2', deleted: true } })
+    // on the code before, the deleted snooze was answered as scheduled and nothing was snoozed
+    const again = await snooze()
+    expect([again.status, (again.body as { schedule: { id: string; state: string } }).schedule.id, (again.body as { schedule: { state: string } }).schedule.state]).toEqual([201, 'schedule-3', 'scheduled'])
+    expect(await ids()).toEqual(['schedule-3'])
+    // and the key now names that snooze: a further repeat answers it, making nothing more
+    const third = await snooze()
+    expect([third.status, (third.body as { schedule: { id: string } }).schedule.id]).toEqual([201, 'schedule-3'])
+    const operations = session.events().flatMap((e) => (e.type === 'schedule/change' ? [e.data.operation] : []))
+    expect(operations).toEqual(['create', 'dispatch', 'create', 'delete', 'create'])
+    await host.close()
+  })
+
   it.each([[59], [86_401], ['600'], [60.5]])('answers 400 for seconds %j', async (seconds) => {
     const { app, host } = await setup()
     await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'stretch', after_seconds: 60 })
