@@ -117,7 +117,7 @@ function parsePublicHost(value: string): PublicHost {
  */
 export function hostPolicy(publicHost?: string): HostPolicy {
   const configured = publicHost === undefined ? null : parsePublicHost(publicHost)
-  return (value) => {
+  const judge = (value: string): ReturnType<HostPolicy> => {
     const authority = parseAuthority(value)
     if (authority === null) return null
     if (configured !== null && authority.name === configured.name) {
@@ -125,4 +125,17 @@ export function hostPolicy(publicHost?: string): HostPolicy {
     }
     return isLoopbackName(authority.name) ? { ownOrigin: originOf('http:', authority) } : null
   }
+  // every request is judged by its Host (twice: below the app and in it), and a server is reached by a few names
+  const judged = new Map<string, ReturnType<HostPolicy>>()
+  return (value) => {
+    const known = judged.get(value)
+    if (known !== undefined) return known
+    const verdict = judge(value)
+    if (judged.size >= JUDGED_KEPT) judged.clear()
+    judged.set(value, verdict)
+    return verdict
+  }
 }
+
+/** Host values a policy remembers its verdict on (cleared when full, so a client sending many names costs only the parse). */
+const JUDGED_KEPT = 64
