@@ -26,7 +26,11 @@ export type TurnContext = {
 
 export type { AssistantDelta }
 
-type StepOutcome = 'continue' | 'done' | { reason: TurnEndReason; message?: string }
+/**
+ * How a step ended: its turn goes on to a next step or is done, or ends for a reason. A step that ran whole leaves
+ * its `step/end` to be written with what follows it (the turn's end, when it ends), in one append.
+ */
+type StepOutcome = ({ next: 'continue' | 'done' } | { reason: TurnEndReason; message?: string }) & { stepEnd?: EventDraft }
 
 /** How a turn the host did not finish ends: as it stopped, or as the next start finds it (SPEC 3.1). */
 export const INTERRUPTED = 'interrupted: the host stopped during this turn'
@@ -71,9 +75,10 @@ async function drop(ctx: TurnContext, ids: string[], reason: string): Promise<vo
   ctx.inbox.settle()
 }
 
-async function endTurn(ctx: TurnContext, turn: number, reason: TurnEndReason, message?: string): Promise<void> {
+async function endTurn(ctx: TurnContext, turn: number, reason: TurnEndReason, message?: string, stepEnd?: EventDraft): Promise<void> {
   const data = message === undefined ? { turn, reason } : { turn, reason, message }
-  await ctx.log.append([{ type: 'turn/end', data }])
+  const end: EventDraft = { type: 'turn/end', data }
+  await ctx.log.append(stepEnd === undefined ? [end] : [stepEnd, end])
 }
 
 function endAborted(ctx: TurnContext, turn: number, signal: AbortSignal): Promise<void> {
@@ -122,9 +127,10 @@ async function turnBody(ctx: TurnContext, signal: AbortSignal): Promise<void> {
     step = proposed
     await enterStep(ctx, claimedIds, filtered, turn, step, entered)
     const outcome = await runStep(ctx, turn, step, signal)
-    if (outcome !== 'continue' && outcome !== 'done') return endTurn(ctx, turn, outcome.reason, outcome.message)
-    needsResponse = outcome === 'continue'
-    if (!needsResponse && !ctx.inbox.hasSteering()) return endTurn(ctx, turn, 'completed')
+    if ('reason' in outcome) return endTurn(ctx, turn, outcome.reason, outcome.message, outcome.stepEnd)
+    needsResponse = outcome.next === 'continue'
+    if (!needsResponse && !ctx.inbox.hasSteering()) return endTurn(ctx, turn, 'completed', undefined, outcome.stepEnd)
+    if (outcome.stepEnd !== undefined) await ctx.log.append([outcome.stepEnd])
   }
 }
 
@@ -213,7 +219,7 @@ async function runStep(ctx: TurnContext, turn: number, step: number, signal: Abo
       },
     ])
   }
-  await stepEnd()
-  if (signal.aborted) return abortedEnd(signal)
-  return toolCalls.length > 0 ? 'continue' : 'done'
+  const end: EventDraft = { type: 'step/end', data: { turn, step } }
+  if (signal.aborted) return { ...abortedEnd(signal), stepEnd: end }
+  return { next: toolCalls.length > 0 ? 'continue' : 'done', stepEnd: end }
 }
