@@ -28,8 +28,8 @@ const LINE_2 = /^Session time zone: (.+)\.$/
 const LINE_3 = /^Client time zone for this request: (.+)\.$/
 const LINE_4 = /^Elapsed since the preceding (model-visible message|step context): (.+)\.$/
 const MIXED_PREFIX = 'mixed '
-const FORMAT: ReadingTextResult = { ok: false, failure: 'format' }
-const INTEGERS: ReadingTextResult = { ok: false, failure: 'integers' }
+const FORMAT: ReadingTextResult = Object.freeze({ ok: false, failure: 'format' })
+const INTEGERS: ReadingTextResult = Object.freeze({ ok: false, failure: 'integers' })
 
 /** The four-line reading text, `\n`-joined with no trailing newline (SPEC 5.4). */
 export function renderReadingText(fields: ReadingFields): string {
@@ -46,8 +46,26 @@ function positiveSafeInteger(digits: string): number | null {
   return value > 0 && Number.isSafeInteger(value) && String(value) === digits ? value : null
 }
 
-/** Reads a reading text exactly: the four-line shape first, then positive safe integers for turn and step (SPEC 5.4, 6). */
+/** Readings read lately, by text: each is read on its append (the invariant) and again by whoever reads the conversation (the offline model, twice a step). */
+const READ = new Map<string, ReadingTextResult>()
+const READ_KEPT = 64
+
+/** Reads a reading text exactly: the four-line shape first, then positive safe integers for turn and step (SPEC 5.4, 6). The answer is frozen: it may be shared. */
 export function readReadingText(text: string): ReadingTextResult {
+  const known = READ.get(text)
+  if (known !== undefined) return known
+  const result = readUncached(text)
+  if (!result.ok) return result
+  if (READ.size >= READ_KEPT) READ.clear()
+  const { client } = result.fields
+  if (client.kind === 'mixed') Object.freeze(client.timeZones)
+  Object.freeze(client)
+  Object.freeze(result.fields)
+  READ.set(text, Object.freeze(result))
+  return result
+}
+
+function readUncached(text: string): ReadingTextResult {
   const lines = text.split('\n')
   if (lines.length !== 4) return FORMAT
   const l1 = LINE_1.exec(lines[0])
