@@ -1,6 +1,10 @@
+import { appendFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { HostError, StoreError } from '../../src/host/index.ts'
 import { ApiError, toApiError } from '../../src/server/api-error.ts'
+import { tempDir } from '../support/temp-dir.ts'
+import { apiError, call, makeApp } from './app-harness.ts'
 
 describe('toApiError (SPEC 8)', () => {
   it('answers a bug with 500 internal and a message that tells nothing of the server', () => {
@@ -45,5 +49,20 @@ describe('toApiError (SPEC 8)', () => {
         details: { seq: 2, reason: 'line is not valid JSON' },
       },
     ])
+  })
+
+  it('answers a corrupt session without its path when the data directory was given relative (the default ./.data)', async () => {
+    const dataDir = relative(process.cwd(), await tempDir())
+    const first = await makeApp(dataDir)
+    expect((await call(first.app, 'POST', '/api/sessions', { sessionId: 'abc', timeZone: 'UTC' })).status).toBe(201)
+    await first.host.close()
+    await appendFile(join(dataDir, 'sessions', 'abc.jsonl'), '{"broken\n')
+    const { app, host } = await makeApp(dataDir)
+    // on the code before, the message named '../../tmp/…/sessions/abc.jsonl': the filter of quoted paths takes absolute ones only
+    expect(await call(app, 'GET', '/api/sessions/abc/events')).toEqual({
+      status: 409,
+      body: apiError('session-corrupt', 'session cannot be opened: session file is corrupt at seq 0: line is not valid JSON', { seq: 0, reason: 'line is not valid JSON' }),
+    })
+    await host.close()
   })
 })

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { constants, type Stats } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { SessionHeader } from '../../../protocol/index.ts'
 import { SESSION_ID_PATTERN } from '../../../protocol/index.ts'
 import { isStoreError, StoreError, storageUnavailable } from '../store-error.ts'
@@ -69,10 +69,12 @@ export class JsonlStore implements Store {
   private readonly verdicts = new Map<string, { file: FileIdentity; key: string; error: StoreError }>()
 
   private constructor(options: JsonlStoreOptions) {
-    this.sessionsDir = join(options.dataDir, 'sessions')
+    // absolute, so that every path a message names is one the server leaves out of its answers (SPEC 8)
+    const dataDir = resolve(options.dataDir)
+    this.sessionsDir = join(dataDir, 'sessions')
     this.files = options.files ?? nodeFiles
     this.log = options.log ?? (() => undefined)
-    this.catalog = new Catalog(this.files, this.sessionsDir, join(options.dataDir, 'catalog.json'), this.log)
+    this.catalog = new Catalog(this.files, this.sessionsDir, join(dataDir, 'catalog.json'), this.log)
   }
 
   /** Opens the store: creates the sessions folder and removes staged files of interrupted creations. */
