@@ -47,7 +47,7 @@ type DailyPick = { byHour: number[]; byMinute: number[]; kept: ReadonlySet<numbe
  * is the same every day), as the BYHOUR and BYMINUTE lists of the hours and minutes picked; when the
  * picked times are not every pair of those (BYSETPOS=1,-1 of every 5 minutes: 00:00 and 23:55, not
  * 00:55 or 23:00), the expanded wall times are kept only at the picked minutes of the day (a COUNT
- * counts only what is kept: see `countedLastWall`). Null without BYSETPOS.
+ * counts only what is kept: see `countedEndBy`). Null without BYSETPOS.
  * rrule-temporal 2.2.8 spends milliseconds a day on BYSETPOS (17 s for one create of every 5 minutes
  * with BYSETPOS=-1), and nothing on the lists.
  */
@@ -86,12 +86,10 @@ function expander(spec: CalendarSpec): Expander {
   else if (rule.bySetPos !== null) options.bySetPos = rule.bySetPos
   if (rule.wkst !== null) options.wkst = rule.wkst
   switch (rule.end.kind) {
-    case 'count': {
-      // the library counts a COUNT from the series start on every window, and gives up past 10,000 periods: the end is counted once
-      const lastWall = countedLastWall(spec, rule.end.count)
-      if (lastWall !== null) options.until = Temporal.Instant.fromEpochMilliseconds(lastWall).toZonedDateTimeISO('UTC')
+    case 'count':
+      // never handed to the library, which counts a COUNT from the series start on every window and gives up past
+      // 10,000 periods: `wallsBetween` expands the rule without it up to its counted end (`countedEndBy`)
       break
-    }
     case 'until-date':
     case 'until-instant':
       options.until = Temporal.Instant.fromEpochMilliseconds(untilWall(rule)).toZonedDateTimeISO('UTC')
@@ -112,35 +110,40 @@ function expander(spec: CalendarSpec): Expander {
 /** Most periods (of FREQ and INTERVAL) past its start a series' COUNT is counted through: one that has not ended by then lasts longer than any search looks (a century, `SEARCH_PERIODS`). */
 const COUNTED_PERIODS = 100_000
 
-/** Per rule and start: the wall time of a series' last occurrence by its COUNT, null when it lies past `COUNTED_PERIODS` periods or the year 9999. */
-const countedEnds = new Map<string, number | null>()
+/** How far a series' COUNT has been counted: wall times before `next` (floating) number `seen`; `last`, once found, is the wall time of its last occurrence. */
+type Counting = { next: number; seen: number; span: number; last: number | null }
+
+/** Per rule and start: the counting of its COUNT so far, carried on as later wall times are asked for. */
+const countings = new Map<string, Counting>()
 
 /**
- * The wall time (floating) of a series' `count`th occurrence, counted once from its start on the rule
- * without its COUNT, wall times as the rule makes them (two folded together by a gap count twice, as
- * RFC 5545 counts them); null when the series goes on past `COUNTED_PERIODS` periods or the year 9999.
+ * The wall time (floating) of a series' `count`th occurrence when the counting, from its start on the rule without
+ * its COUNT, finds it by `throughFloating`; null when the series has not ended by then (or goes on past
+ * `COUNTED_PERIODS` periods or the year 9999). Wall times count as the rule makes them (two folded together by a gap
+ * count twice, as RFC 5545 counts them). The counting goes only as far as wall times are asked for, and never twice
+ * over the same ones: a search over the century after a series' start does not count the millennium a COUNT of a
+ * rare day can run.
  */
-function countedLastWall(spec: CalendarSpec, count: number): number | null {
+function countedEndBy(spec: CalendarSpec, count: number, throughFloating: number): number | null {
   const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}`
-  const cached = countedEnds.get(key)
-  if (cached !== undefined) return cached
-  const endless: CalendarSpec = { ...spec, rule: { ...spec.rule, end: { kind: 'never' } } }
   const start = wallFieldsAsUtc(seriesStart(spec))
-  const last = Math.min(start + COUNTED_PERIODS * spec.rule.interval * SHORTEST_PERIOD_MS[spec.rule.freq], MAX_INSTANT_MS + 366 * DAY_MS + WALL_MARGIN_MS)
-  let found: number | null = null
-  let seen = 0
-  let span = FIRST_WINDOW_MS
-  for (let from = start; from <= last && found === null; ) {
-    const to = Math.min(from + span - 1, last)
-    const walls = wallsBetween(endless, from, to)
-    if (seen + walls.length >= count) found = walls[count - seen - 1]
-    seen += walls.length
-    from = to + 1
-    span = Math.min(span * 4, MAX_WINDOW_MS)
+  let counting = countings.get(key)
+  if (counting === undefined) {
+    counting = { next: start, seen: 0, span: FIRST_WINDOW_MS, last: null }
+    if (countings.size >= CACHE_LIMIT) countings.clear()
+    countings.set(key, counting)
   }
-  if (countedEnds.size >= CACHE_LIMIT) countedEnds.clear()
-  countedEnds.set(key, found)
-  return found
+  const endless: CalendarSpec = { ...spec, rule: { ...spec.rule, end: { kind: 'never' } } }
+  const limit = Math.min(start + COUNTED_PERIODS * spec.rule.interval * SHORTEST_PERIOD_MS[spec.rule.freq], MAX_INSTANT_MS + 366 * DAY_MS + WALL_MARGIN_MS)
+  while (counting.last === null && counting.next <= Math.min(throughFloating, limit)) {
+    const to = Math.min(counting.next + counting.span - 1, limit)
+    const walls = wallsBetween(endless, counting.next, to)
+    if (counting.seen + walls.length >= count) counting.last = walls[count - counting.seen - 1]
+    counting.seen += walls.length
+    counting.next = to + 1
+    counting.span = Math.min(counting.span * 4, MAX_WINDOW_MS)
+  }
+  return counting.last
 }
 
 function wallOf(floatingMs: number): LocalDateTime {
@@ -179,8 +182,14 @@ function untilWall(rule: CalendarRule): number {
 
 /** The rule's wall times (floating milliseconds) in `[fromFloating, toFloating]`, earliest first. */
 function wallsBetween(spec: CalendarSpec, fromFloating: number, toFloating: number): number[] {
-  if (expandsYearlyWeekdays(spec.rule)) {
-    return yearlyWeekdayWalls(spec.rule, wallFieldsAsUtc(seriesStart(spec)), untilWall(spec.rule), fromFloating, toFloating)
+  const { rule } = spec
+  if (expandsYearlyWeekdays(rule)) {
+    return yearlyWeekdayWalls(rule, wallFieldsAsUtc(seriesStart(spec)), untilWall(rule), fromFloating, toFloating)
+  }
+  if (rule.end.kind === 'count') {
+    const last = countedEndBy(spec, rule.end.count, toFloating)
+    const to = last === null ? toFloating : Math.min(toFloating, last)
+    return to < fromFloating ? [] : wallsBetween({ ...spec, rule: { ...rule, end: { kind: 'never' } } }, fromFloating, to)
   }
   const { library, kept } = expander(spec)
   const walls = library.between(new Date(fromFloating), new Date(toFloating), true).map((zoned) => zoned.epochMilliseconds)
@@ -249,12 +258,12 @@ export function occurrencesAfter(spec: CalendarSpec, afterMs: number, n: number)
   return found
 }
 
-/** Where `closeAtClockChanges` stops for a series with COUNT: the instant of its last wall time at the latest. */
-function countedSpanEnd(spec: CalendarSpec): number {
+/** Where `closeAtClockChanges` stops for a series with COUNT: `horizon`, or the instant of its last wall time when that comes first. */
+function countedSpanEnd(spec: CalendarSpec, horizon: number): number {
   const { rule } = spec
-  if (rule.end.kind !== 'count') return Infinity
-  const lastWall = countedLastWall(spec, rule.end.count)
-  return lastWall === null ? Infinity : lastWall + WALL_MARGIN_MS
+  if (rule.end.kind !== 'count') return horizon
+  const lastWall = countedEndBy(spec, rule.end.count, horizon + WALL_MARGIN_MS)
+  return lastWall === null ? horizon : Math.min(horizon, lastWall + WALL_MARGIN_MS)
 }
 
 /** One change of a zone's UTC offset: its instant, the offsets before and after it, and the changes either side of it. */
@@ -317,7 +326,7 @@ function closestWallsMs(rule: CalendarRule): number {
  */
 export function closeAtClockChanges(spec: CalendarSpec, afterMs: number, minGapMs: number): [Occurrence, Occurrence] | null {
   const lastMs = Math.min(untilInstant(spec), MAX_INSTANT_MS)
-  const horizon = Math.min(afterMs + searchSpanMs(spec.rule), lastMs, countedSpanEnd(spec))
+  const horizon = countedSpanEnd(spec, Math.min(afterMs + searchSpanMs(spec.rule), lastMs))
   const closest = closestWallsMs(spec.rule)
   const start = Temporal.Instant.fromEpochMilliseconds(afterMs).toZonedDateTimeISO(spec.timeZone)
   let before = start.offsetNanoseconds / 1e6

@@ -194,6 +194,19 @@ describe('createRecord: rrule', () => {
     })
   })
 
+  it('counts a COUNT series only through the century its search looks at, not through the millennium its COUNT of a rare day runs', () => {
+    const between = vi.spyOn(RRuleTemporal.prototype, 'between')
+    try {
+      expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;COUNT=9999', time_zone: 'America/New_York' })).toMatchObject({ scheduledAt: '2028-02-29T14:00:00.000Z' })
+      const latest = Math.max(...between.mock.calls.map(([, to]) => (to as Date).getTime()))
+      // on the code before, 100,000 days from its start were counted at once (to April 2300): 3.5 s of one create for
+      // FREQ=WEEKLY;BYMONTH=2;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=0,…,23;BYMINUTE=0,5,…,55;BYSETPOS=1,-1;COUNT=9999
+      expect(latest).toBeLessThanOrEqual(NOW + 100 * 366 * 86_400_000)
+    } finally {
+      between.mockRestore()
+    }
+  })
+
   it('accepts a 300-second spacing exactly', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMINUTE=0,5', time_zone: 'UTC' })).toMatchObject({ scheduledAt: '2026-07-15T09:00:00.000Z' })
   })
