@@ -611,9 +611,10 @@ const TIME_FIRST = new RegExp(
 
 /**
  * Where a calendar phrase said after what it is for may begin ("stand-up every weekday at 8:30", "gym on Mondays and
- * Thursdays at 18:00"): at each of its first words.
+ * Thursdays at 18:00"): at each of its first words, after the whole run of spaces and punctuation before it (a split is
+ * tried once a run, from where the run begins, so a run of 60,000 dashes costs one try, not one per dash).
  */
-const RULE_LAST = /(?<=\S)[\s,;:–—-]+(?=(?:every|each|daily|nightly|weekdays|weekends|on\s+(?:weekdays|weekends|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s|the\s+(?:\d{1,2}(?:st|nd|rd|th)?|last)\s+(?:day\s+)?of\s+(?:every|each)))\b)/gi
+const RULE_LAST = /(?<=[^\s,;:–—-])[\s,;:–—-]+(?=(?:every|each|daily|nightly|weekdays|weekends|on\s+(?:weekdays|weekends|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s|the\s+(?:\d{1,2}(?:st|nd|rd|th)?|last)\s+(?:day\s+)?of\s+(?:every|each)))\b)/gi
 /** A time of day said at the end of what comes before a rule said last ("stand-up at 8:30 every weekday"). */
 const AT_CLOCK_LAST = new RegExp(`\\s+at\\s+${CLOCK_OR_WORD}((?:\\s*(?:,|and|&)\\s*${CLOCK_OR_WORD})*)$`, 'i')
 /** Words that make what comes before a rule said last a statement ("I run every day at 7", "the stand-up is every weekday at 9"). */
