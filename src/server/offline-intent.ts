@@ -615,8 +615,8 @@ const TIME_FIRST = new RegExp(
  * tried once a run, from where the run begins, so a run of 60,000 dashes costs one try, not one per dash).
  */
 const RULE_LAST = /(?<=[^\s,;:–—-])[\s,;:–—-]+(?=(?:every|each|daily|nightly|weekdays|weekends|on\s+(?:weekdays|weekends|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s|the\s+(?:\d{1,2}(?:st|nd|rd|th)?|last)\s+(?:day\s+)?of\s+(?:every|each)))\b)/gi
-/** A time of day said at the end of what comes before a rule said last ("stand-up at 8:30 every weekday"). */
-const AT_CLOCK_LAST = new RegExp(`\\s+at\\s+${CLOCK_OR_WORD}((?:\\s*(?:,|and|&)\\s*${CLOCK_OR_WORD})*)$`, 'i')
+/** A time of day said at the end of what comes before a rule said last ("stand-up at 8:30 every weekday"), from where the spaces before it begin (tried once a run of spaces, not once a space). */
+const AT_CLOCK_LAST = new RegExp(`(?<!\\s)\\s+at\\s+${CLOCK_OR_WORD}((?:\\s*(?:,|and|&)\\s*${CLOCK_OR_WORD})*)$`, 'i')
 /** Words that make what comes before a rule said last a statement ("I run every day at 7", "the stand-up is every weekday at 9"). */
 const SAID_OF_SOMEONE = /\b(?:i|i'm|im|i've|i'll|me|we|we're|we've|we'll|us|our|you|you're|your|he|she|they|it|it's|its|that|this|there|is|was|are|were|am|be|been|has|have|had|do|does|did|will|would|should|could|can|might)\b/i
 
@@ -628,7 +628,7 @@ const SAID_OF_SOMEONE = /\b(?:i|i'm|im|i've|i'll|me|we|we're|we've|we'll|us|our|
 function ruleSaidLast(text: string, reading: ReadingFields | null, fallbackNow: number): Intent | null {
   for (const split of text.matchAll(RULE_LAST)) {
     const what = text.slice(0, split.index)
-    const when = text.slice(split.index + split[0].length).replace(/[\s.!]+$/, '')
+    const when = text.slice(split.index + split[0].length).replace(/(?<![\s.!])[\s.!]+$/, '')
     const words = what.replace(AT_CLOCK_LAST, '')
     if ((words === what && !/\d|\bnoon\b|\bmidnight\b/i.test(when)) || SAID_OF_SOMEONE.test(what)) continue
     const read = whenIn(`${when} ${what}`, reading, fallbackNow)
