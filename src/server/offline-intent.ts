@@ -640,8 +640,13 @@ function ruleSaidLast(text: string, reading: ReadingFields | null, fallbackNow: 
 /** Words after a time said first that make it a statement, not something to do ("tomorrow at 9 is fine", "every day I wake up at 7"). */
 const STATEMENT = /^(?:i|i'm|im|i've|i'll|we|we're|we've|we'll|you|you're|he|she|they|it|it's|its|that|that's|this|there|is|was|are|were|works|suits|sounds|should|would|could|will|might)\b/i
 
+const RUN_OF_SPACE = /\s{2,}/g
+
 /** Reads a reminder intent out of a person's text, local times interpreted from the latest reading (SPEC 10). */
-export function parseIntent(text: string, reading: ReadingFields | null, fallbackNow: number): Intent {
+export function parseIntent(said: string, reading: ReadingFields | null, fallbackNow: number): Intent {
+  // a run of spaces or line breaks reads as one space: the patterns below would try every split of a long run
+  // ("snooze", 2,000 spaces and a word took 3 s, 60,000 hours), and no reminder's words hang on how they are spaced
+  const text = said.replace(RUN_OF_SPACE, ' ')
   const lower = text.toLowerCase()
   if (isListRequest(text, lower)) return { kind: 'list' }
   const del = /\b(?:delete|remove|cancel|drop)\s+(?:reminder\s+)?(schedule-\d+)\b/i.exec(text)
