@@ -1,5 +1,6 @@
 export * from './events.ts'
 export * from './time-zone.ts'
+export * from './memo.ts'
 export * from './wire.ts'
 export * from './assistant-delta.ts'
 export * from './client-zones.ts'

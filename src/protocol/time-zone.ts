@@ -1,6 +1,6 @@
+import { memoized } from './memo.ts'
+
 const ZONE_PATTERN = /^[A-Za-z][A-Za-z0-9_+.-]*(?:\/[A-Za-z0-9_+.-]+)+$/
-const cache = new Map<string, string | null>()
-const CACHE_LIMIT = 4096
 
 /** True iff a name has the shape of an accepted zone: `UTC` or the SPEC 4.1 pattern (not checked against Intl). */
 export function isZoneShape(name: string): boolean {
@@ -18,15 +18,12 @@ function resolve(value: string): string | null {
   return typeof resolved === 'string' && isZoneShape(resolved) ? resolved : null
 }
 
+/** Zones resolved lately: every message and request names one, through Intl. */
+const resolved = memoized(resolve, 4096)
+
 /** Canonical IANA name of a zone value (SPEC 4.1), or null when the value is not an accepted zone. */
 export function canonicalTimeZone(value: unknown): string | null {
-  if (typeof value !== 'string') return null
-  const hit = cache.get(value)
-  if (hit !== undefined) return hit
-  const result = resolve(value)
-  if (cache.size >= CACHE_LIMIT) cache.clear()
-  cache.set(value, result)
-  return result
+  return typeof value === 'string' ? resolved(value) : null
 }
 
 /** Zone equality by canonical form recomputed by this runtime; invalid zones are never equal. */

@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net'
+import { memoized } from '../protocol/index.ts'
 
 /** A request authority (`host[:port]`): the lower-cased name (IPv6 bracketed) and the port if one was given. */
 export type Authority = { name: string; port: number | null }
@@ -126,16 +127,5 @@ export function hostPolicy(publicHost?: string): HostPolicy {
     return isLoopbackName(authority.name) ? { ownOrigin: originOf('http:', authority) } : null
   }
   // every request is judged by its Host (twice: below the app and in it), and a server is reached by a few names
-  const judged = new Map<string, ReturnType<HostPolicy>>()
-  return (value) => {
-    const known = judged.get(value)
-    if (known !== undefined) return known
-    const verdict = judge(value)
-    if (judged.size >= JUDGED_KEPT) judged.clear()
-    judged.set(value, verdict)
-    return verdict
-  }
+  return memoized(judge, 64)
 }
-
-/** Host values a policy remembers its verdict on (cleared when full, so a client sending many names costs only the parse). */
-const JUDGED_KEPT = 64
