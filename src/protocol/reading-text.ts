@@ -1,3 +1,4 @@
+import { memoized } from './memo.ts'
 import type { ClientZones } from './client-zones.ts'
 import { renderClientZones } from './client-zones.ts'
 import { isDurationText } from './duration.ts'
@@ -46,24 +47,22 @@ function positiveSafeInteger(digits: string): number | null {
   return value > 0 && Number.isSafeInteger(value) && String(value) === digits ? value : null
 }
 
-/** Readings read lately, by text: each is read on its append (the invariant) and again by whoever reads the conversation (the offline model, twice a step). */
-const READ = new Map<string, ReadingTextResult>()
-const READ_KEPT = 64
-
 /** Reads a reading text exactly: the four-line shape first, then positive safe integers for turn and step (SPEC 5.4, 6). The answer is frozen: it may be shared. */
-export function readReadingText(text: string): ReadingTextResult {
-  const known = READ.get(text)
-  if (known !== undefined) return known
-  const result = readUncached(text)
-  if (!result.ok) return result
-  if (READ.size >= READ_KEPT) READ.clear()
-  const { client } = result.fields
-  if (client.kind === 'mixed') Object.freeze(client.timeZones)
-  Object.freeze(client)
-  Object.freeze(result.fields)
-  READ.set(text, Object.freeze(result))
-  return result
-}
+export const readReadingText: (text: string) => ReadingTextResult = memoized(
+  (text) => {
+    const result = readUncached(text)
+    if (!result.ok) return result
+    const { client } = result.fields
+    if (client.kind === 'mixed') Object.freeze(client.timeZones)
+    Object.freeze(client)
+    Object.freeze(result.fields)
+    return Object.freeze(result)
+  },
+  // readings read lately: each is read on its append (the invariant) and again by whoever reads the conversation
+  // (the offline model, twice a step); texts that are no reading (a person's, up to 64 KiB) are not held
+  64,
+  (result) => result.ok,
+)
 
 function readUncached(text: string): ReadingTextResult {
   const lines = text.split('\n')

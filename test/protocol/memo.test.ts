@@ -14,4 +14,11 @@ describe('memoized', () => {
     expect([length('ab'), length('abc')]).toEqual([2, 3])
     expect(asked).toEqual(['ab', '', 'abc', 'ab'])
   })
+
+  it('does not hold answers that are not worth keeping, and computes them again', () => {
+    let computed = 0
+    const even = memoized((key: string) => (computed++, key.length % 2 === 0), 8, (answer) => answer)
+    expect([even('ab'), even('ab'), even('a'), even('a')]).toEqual([true, true, false, false])
+    expect(computed).toBe(3)
+  })
 })
