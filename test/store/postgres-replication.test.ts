@@ -25,6 +25,17 @@ async function replicaStore(db: TestDatabase, owner: string, leaseMs = 3000): Pr
 
 const noop = { header: () => undefined, event: () => undefined }
 
+const summary: StoredSummary = { title: null, eventCount: 1, lastEventAt: null, openTurn: false, pendingInbox: 0, nextDueAt: null }
+
+/** The seqs of session `s` the host's event listeners hear (what `GET /api/stream` notices come from), in order. */
+function heard(host: Host): number[] {
+  const seen: number[] = []
+  host.onEvents((id, events) => {
+    if (id === 's') seen.push(...events.map((e) => e.seq))
+  })
+  return seen
+}
+
 /** A fresh database, two replicas of it (`a`, `b`) and one session `id` made on `a`. */
 async function twoReplicas(id: string, leaseMs?: number) {
   const db = await freshDatabase()
@@ -185,8 +196,6 @@ describe('PostgreSQL replication (SPEC 14.3)', () => {
 })
 
 describe('sessions a replica watches (SPEC 14.3)', () => {
-  const summary: StoredSummary = { title: null, eventCount: 1, lastEventAt: null, openTurn: false, pendingInbox: 0, nextDueAt: null }
-
   /** Session `s` with one event, held by replica `a`; a host on replica `b` whose calls to `watch` are recorded. */
   async function heldElsewhere(db: TestDatabase, maxOpenSessions?: number) {
     const a = await replicaStore(db, 'a')
@@ -203,15 +212,6 @@ describe('sessions a replica watches (SPEC 14.3)', () => {
     const watch = vi.spyOn(b.replication, 'watch')
     const host = await Host.create({ store: b.store, model: new ScriptedModel(), log: () => undefined, ...(maxOpenSessions === undefined ? {} : { maxOpenSessions }) })
     return { a, host, watch }
-  }
-
-  /** The seqs of session `s` the host's event listeners hear (what `GET /api/stream` notices come from), in order. */
-  function heard(host: Host): number[] {
-    const seen: number[] = []
-    host.onEvents((id, events) => {
-      if (id === 's') seen.push(...events.map((e) => e.seq))
-    })
-    return seen
   }
 
   /** Replica `a` takes `s` over once this host let it go, and appends the user message `seq` there. */
@@ -297,6 +297,45 @@ describe('sessions a replica watches (SPEC 14.3)', () => {
       await appendElsewhere(a, 1)
       await vi.waitFor(() => expect(seen).toEqual([0, 1]))
       leave()
+    } finally {
+      await host.close()
+    }
+  })
+})
+
+describe('appends heard of after a later count (SPEC 14.3)', () => {
+  it('tells its event listeners every event from where the first append began, when the poll read the count before the appends were heard of', async () => {
+    const db = await freshDatabase()
+    const a = await replicaStore(db, 'a')
+    await a.store.createSession(header('s', 'UTC'))
+    expect(await a.replication.claim('s')).toBe(true)
+    const writer = await a.store.openSession('s', noop)
+    writer.append([event(0)], summary)
+    await writer.barrier()
+    writer.append([event(1), event(2)], { ...summary, eventCount: 3 })
+    writer.append([event(3), event(4)], { ...summary, eventCount: 5 })
+    await writer.barrier()
+    await writer.close()
+    // b starts after those appends; it hears of them in the order a replica can: its poll's count (no start) first, then
+    // the notifications of the two appends, the first one's count behind the poll's
+    const b = await replicaStore(db, 'b')
+    const host = await Host.create({ store: b.store, model: new ScriptedModel(), log: () => undefined })
+    const seen = heard(host)
+    const told: [number, boolean, number | null][] = []
+    b.replication.onAppended((id, count, openTurn, firstSeq) => id === 's' && told.push([count, openTurn, firstSeq]))
+    try {
+      await db.admin(`SELECT pg_notify('schedule_web_events', 's 5 false')`)
+      await db.admin(`SELECT pg_notify('schedule_web_events', 's 3 true 1')`)
+      await db.admin(`SELECT pg_notify('schedule_web_events', 's 5 false 3')`)
+      await vi.waitFor(() => expect(told).toHaveLength(3))
+      // the count never goes back; the older append hands on its start with the newest count and status
+      expect(told).toEqual([
+        [5, false, null],
+        [5, false, 1],
+        [5, false, 3],
+      ])
+      // on the code before, the older notification was dropped and events 1 and 2 were never told
+      await vi.waitFor(() => expect(seen).toEqual([1, 2, 3, 4]))
     } finally {
       await host.close()
     }

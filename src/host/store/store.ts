@@ -149,6 +149,7 @@ export interface Replication {
   /**
    * Calls back when any replica made a session's events durable: its event count, whether a turn is open, and the seq
    * the append began at (null when unknown: a count read by the poll backstop, or told by a replica of an earlier version).
+   * The count never goes back: an append heard of after a later count carries that later count and status, with its own start.
    */
   onAppended(listener: (id: string, eventCount: number, openTurn: boolean, firstSeq: number | null) => void): void
   /** Sessions this replica wants to hear of even when a notification is missed (a poll backstop reads their counts). */

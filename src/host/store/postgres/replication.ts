@@ -126,7 +126,7 @@ export class PostgresReplication implements Replication {
   private readonly lostListeners: ((id: string) => void)[] = []
   private readonly appendedListeners: ((id: string, eventCount: number, openTurn: boolean, firstSeq: number | null) => void)[] = []
   private readonly watched = new Set<string>()
-  private readonly counts = new Map<string, number>()
+  private readonly counts = new Map<string, { count: number; openTurn: boolean }>()
   private readonly waiting = new Map<string, Waiting>()
   private readonly running = new Map<string, Promise<void>>()
   private readonly streamingListeners: ((id: string, piece: AssistantDelta | null) => void)[] = []
@@ -271,11 +271,20 @@ export class PostgresReplication implements Replication {
     })
   }
 
-  /** Hands on a count higher than any heard before, and an append's own notification even when a poll read its count first. */
+  /**
+   * Hands on a count higher than any heard before, and every append's own notification even when a poll read a
+   * later count first: that one hands on where its append began with the newest count and status heard, so the
+   * events from there on are told (a poll carries no start, and notifications of appends that followed it carry
+   * later starts only).
+   */
   private appended(id: string, count: number, openTurn: boolean, firstSeq: number | null): void {
-    const known = this.counts.get(id) ?? -1
-    if (count < known || (count === known && firstSeq === null)) return
-    this.counts.set(id, count)
+    const known = this.counts.get(id)
+    if (known !== undefined && (count < known.count || (count === known.count && firstSeq === null))) {
+      if (firstSeq === null) return
+      for (const listener of this.appendedListeners) listener(id, known.count, known.openTurn, firstSeq)
+      return
+    }
+    this.counts.set(id, { count, openTurn })
     for (const listener of this.appendedListeners) listener(id, count, openTurn, firstSeq)
   }
 
