@@ -44,6 +44,9 @@ export async function sessionFiles(paths: string[]): Promise<{ path: string; str
 /** What `check` says of a file in a directory whose name is not a session's: the server skips it, so it is no session. */
 const STRAY_REASON = 'the file name is not <session id>.jsonl (letters, digits, - and _, at most 64), so the server does not read it'
 
+/** What `check` says of an empty file named as no session's: no header, and not a creation the server would complete. */
+const EMPTY_STRAY_REASON = 'the file is empty and its name is not <session id>.jsonl, so it holds no session'
+
 function expectedId(path: string): string | null {
   const name = basename(path)
   if (!name.endsWith('.jsonl')) return null
@@ -96,8 +99,11 @@ export async function checkFile(
   folds: readonly SessionFold<unknown>[],
   progress?: Progress,
 ): Promise<{ ok: boolean; line: string }> {
-  if (await isEmptyFile(path)) return { ok: true, line: `ok ${path}` }
   const id = expectedId(path)
+  if (await isEmptyFile(path)) {
+    // only a file named as a Session's is a creation not completed; any other empty file holds nothing to check
+    return id !== null ? { ok: true, line: `ok ${path}` } : { ok: false, line: `FAIL ${path} seq -1: ${EMPTY_STRAY_REASON}` }
+  }
   const validating = folds.filter((fold) => fold.validate !== undefined)
   const visitor = counting(new FoldingVisitor(id ?? '(file)', validating, false), progress)
   try {

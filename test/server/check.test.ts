@@ -30,5 +30,11 @@ describe('check on an empty session file (SPEC 2.5, 11)', () => {
       `ok ${join(sessions, 'g.jsonl')}`,
       `FAIL ${missing} seq -1: session file '${missing}' does not exist`,
     ])
+    // an empty file named as no session's is not a creation the server completes: it fails (on the code before, ok)
+    const notes = join(dir, 'notes.txt')
+    await writeFile(notes, '')
+    lines.length = 0
+    expect(await runCheck([notes], await checkFolds(), (line) => lines.push(line))).toBe(false)
+    expect(lines).toEqual([`FAIL ${notes} seq -1: the file is empty and its name is not <session id>.jsonl, so it holds no session`])
   })
 })
