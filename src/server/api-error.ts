@@ -62,16 +62,39 @@ export function errorResponse(c: Context, error: ApiError): Response {
   )
 }
 
-/** A file path as errors name one (`open '/data/sessions/s.jsonl'`, `'/a' -> '/b'`), with the space before it. */
-const QUOTED_PATH = / ?(?:-> )?'\/[^']*'/g
+/** What may follow the quote that ends a quoted path: the message's end, a space or punctuation. */
+const AFTER_PATH = /[\s,.:;)]/
+
+/** The quote that ends a path quoted from `from` on, or -1. */
+function pathEnd(text: string, from: number): number {
+  for (let quote = text.indexOf("'", from); quote >= 0; quote = text.indexOf("'", quote + 1)) {
+    if (quote + 1 === text.length || AFTER_PATH.test(text[quote + 1])) return quote
+  }
+  return -1
+}
 
 /**
- * A store's message as a client may read it: without the file paths it names (the
- * layout of the data directory), which the server's log keeps. `EIO: i/o error, write '/x'` says
- * `EIO: i/o error, write`.
+ * A store's message as a client may read it: without the file paths it names (the layout of the data directory),
+ * which the server's log keeps. `EIO: i/o error, write '/x'` says `EIO: i/o error, write`; `'/a' -> '/b'` goes
+ * whole. A path may hold quotes (`/srv/it's/`): it ends at the first quote that ends the message or comes before a
+ * space or punctuation. One pass, whatever the message holds.
  */
 export function withoutPaths(message: string): string {
-  return message.replace(QUOTED_PATH, '')
+  let out = ''
+  let from = 0
+  for (;;) {
+    const open = message.indexOf("'/", from)
+    if (open < 0) break
+    const close = pathEnd(message, open + 2)
+    // no quote ends it, nor any path quoted after it
+    if (close < 0) break
+    let cut = open
+    if (message.startsWith('-> ', cut - 3)) cut -= 3
+    if (message[cut - 1] === ' ') cut -= 1
+    out += message.slice(from, cut)
+    from = close + 1
+  }
+  return out + message.slice(from)
 }
 
 function retryAfterSeconds(ms: unknown): number {

@@ -37,6 +37,9 @@ describe('toApiError (SPEC 8)', () => {
       toApiError(new StoreError('unavailable', "the sessions folder cannot be read: EIO: i/o error, rename '/srv/data/sessions/a.jsonl.1.tmp' -> '/srv/data/sessions/a.jsonl'")),
       toApiError(new StoreError('unavailable', "storage for session abc is unavailable: session file '/srv/data/sessions/abc.jsonl' was replaced")),
       toApiError(new StoreError('corrupt', "session file '/srv/data/sessions/abc.jsonl' is corrupt at seq 2: line is not valid JSON", { seq: 2, reason: 'line is not valid JSON' })),
+      // a path holding quotes goes whole (on the code before, `s/sessions/a.jsonl'` and the like were left)
+      toApiError(new StoreError('unavailable', "the sessions folder cannot be read: EIO: i/o error, rename '/srv/it's 'here'/sessions/a.jsonl.1.tmp' -> '/srv/it's 'here'/sessions/a.jsonl'")),
+      toApiError(new StoreError('unavailable', "storage for session abc is unavailable: session file '/home/o'brien/.data/sessions/abc.jsonl' was replaced")),
     ].map((e) => ({ status: e.status, code: e.code, message: e.message, details: e.details }))
     expect(answers).toEqual([
       { status: 503, code: 'storage-unavailable', message: 'storage for session abc is unavailable: EACCES: permission denied, open', details: { retryAfterSeconds: 1 } },
@@ -48,6 +51,8 @@ describe('toApiError (SPEC 8)', () => {
         message: 'session cannot be opened: session file is corrupt at seq 2: line is not valid JSON',
         details: { seq: 2, reason: 'line is not valid JSON' },
       },
+      { status: 503, code: 'storage-unavailable', message: 'the sessions folder cannot be read: EIO: i/o error, rename', details: { retryAfterSeconds: 1 } },
+      { status: 503, code: 'storage-unavailable', message: 'storage for session abc is unavailable: session file was replaced', details: { retryAfterSeconds: 1 } },
     ])
   })
 
