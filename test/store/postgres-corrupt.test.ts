@@ -83,6 +83,30 @@ describe('PostgreSQL store: a log damaged in the database (SPEC 2.5)', () => {
     expect(await summaryCount(db, 'x')).toBe('4')
   })
 
+  it('marks the summary stale when an open meets the verdict a scan left, without reading the log again', async () => {
+    const db = await freshDatabase()
+    const store = await openStore(db)
+    await store.createSession(header('y', 'UTC'))
+    const writer = await store.openSession('y', counting('k1').visitor)
+    writer.append([event(0), event(1), event(2)], summary(3))
+    await writer.barrier()
+    await writer.close()
+    await db.admin(`UPDATE ${SCHEMA}.events SET event_json = '{"seq":2,' WHERE session_id = 'y' AND seq = 2`)
+    const verdict = { code: 'corrupt', details: { seq: 2, reason: 'event is not valid JSON' } }
+    const scan = counting('k1')
+    await expect(store.scanSession('y', scan.visitor)).rejects.toMatchObject(verdict)
+    expect(scan.seen()).toBe(2)
+    expect(await summaryCount(db, 'y')).toBe('3')
+    const opened = counting('k1')
+    await expect(store.openSession('y', opened.visitor)).rejects.toMatchObject(verdict)
+    expect(opened.seen()).toBe(0)
+    // on the code before, the open met the scan's verdict and left the summary current: pages short of the damage were served
+    expect(await summaryCount(db, 'y')).toBeNull()
+    const again = counting('k1')
+    await expect(store.openSession('y', again.visitor)).rejects.toMatchObject(verdict)
+    expect(again.seen()).toBe(0)
+  })
+
   it('answers 409 session-corrupt on every route of a session once an open met its damaged row, on every replica', async () => {
     const db = await freshDatabase()
     const replica = async (owner: string) => {

@@ -372,7 +372,15 @@ export class PostgresStore implements Store {
           ?.event_json ?? null
       const verdict = this.verdicts.get(id)
       if (verdict !== undefined) {
-        if (verdict.key === key && verdict.eventCount === eventCount && verdict.summaryCount === summaryCount && (await rowAt(verdict.seq)) === verdict.row) throw verdict.error
+        if (verdict.key === key && verdict.eventCount === eventCount && verdict.summaryCount === summaryCount && (await rowAt(verdict.seq)) === verdict.row) {
+          // a verdict a scan left (a check, a summary rebuilt) is marked by the first open that meets it
+          if (mark && summaryCount !== null) {
+            open = false
+            if (await this.markStale(client, id)) this.verdicts.set(id, { ...verdict, summaryCount: null })
+            else broken = true
+          }
+          throw verdict.error
+        }
         this.verdicts.delete(id)
       }
       const counted = Number(eventCount)
