@@ -97,11 +97,6 @@ export class FailingFiles implements FileLayer {
     return nodeFiles.lstat(path)
   }
 
-  lstatSync(path: string) {
-    this.check('lstat', path)
-    return nodeFiles.lstatSync(path)
-  }
-
   async readdir(path: string) {
     this.check('readdir', path)
     return nodeFiles.readdir(path)

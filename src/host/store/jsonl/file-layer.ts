@@ -1,4 +1,4 @@
-import { lstatSync, type Dirent, type Stats } from 'node:fs'
+import type { Dirent, Stats } from 'node:fs'
 import { link, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises'
 
 /** The part of an open file the JSONL store uses. */
@@ -19,12 +19,6 @@ export interface FileHandleLike {
 export interface FileLayer {
   open(path: string, flags: number, mode?: number): Promise<FileHandleLike>
   lstat(path: string): Promise<Stats>
-  /**
-   * lstat without the thread pool, for the identity check at every barrier: a path the kernel has
-   * just resolved answers in a couple of microseconds, less than the event loop spends on the
-   * asynchronous call's round trip through the thread pool (measured 10–20 µs).
-   */
-  lstatSync(path: string): Stats
   readdir(path: string): Promise<Dirent[]>
   mkdir(path: string): Promise<void>
   link(existingPath: string, newPath: string): Promise<void>
@@ -36,7 +30,6 @@ export interface FileLayer {
 export const nodeFiles: FileLayer = {
   open: (path, flags, mode) => open(path, flags, mode),
   lstat: (path) => lstat(path),
-  lstatSync: (path) => lstatSync(path),
   readdir: (path) => readdir(path, { withFileTypes: true }),
   mkdir: async (path) => {
     await mkdir(path, { recursive: true })
