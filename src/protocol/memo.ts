@@ -6,7 +6,8 @@
 export function memoized<V>(compute: (key: string) => V, kept: number, worthKeeping: (answer: V) => boolean = () => true): (key: string) => V {
   const answers = new Map<string, V>()
   return (key) => {
-    if (answers.has(key)) return answers.get(key) as V
+    const known = answers.get(key)
+    if (known !== undefined || answers.has(key)) return known as V
     const answer = compute(key)
     if (!worthKeeping(answer)) return answer
     if (answers.size >= kept) answers.clear()
