@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual'
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { sameTimeZone } from '../../protocol/index.ts'
 import { markSnoozed, noticeKey } from '../data/notices.ts'
 import { loadOlderEvents } from '../data/queries.ts'
@@ -310,7 +310,7 @@ export function Conversation({
 }: {
   log: SessionLog
   streaming: StreamingText[]
-  context: Omit<RowContext, 'lastTurn' | 'loggedZones' | 'snoozeDeleted'>
+  context: Omit<RowContext, 'lastTurn' | 'loggedZones' | 'snoozes'>
 }) {
   const client = useQueryClient()
   const paneRef = useRef<HTMLDivElement>(null)
@@ -382,12 +382,6 @@ export function Conversation({
       markedFromLog.current.set(key, until)
     }
   }, [snoozes, snoozedHere, context.sessionId])
-  // an occurrence whose last snooze was deleted (one snoozed again since is snoozed, by that one)
-  const snoozeDeleted = useMemo(() => {
-    const last = new Map<string, boolean>()
-    for (const snooze of snoozes) last.set(noticeKey(context.sessionId, snooze.scheduleId, snooze.occurrenceAt), snooze.deleted)
-    return new Set([...last].filter(([, deleted]) => deleted).map(([key]) => key))
-  }, [snoozes, context.sessionId])
   const rowNodes = useRef(new Map<number, HTMLDivElement>())
 
   useLayoutEffect(() => {
@@ -508,7 +502,7 @@ export function Conversation({
     })
   }, [])
 
-  const rowContext: RowContext = { ...context, lastTurn: log.fold.lastTurn, loggedZones: log.fold.zones, snoozeDeleted }
+  const rowContext: RowContext = { ...context, lastTurn: log.fold.lastTurn, loggedZones: log.fold.zones, snoozes }
   const unseen = away ? unseenMessages(items, seenSeq.current) : 0
   const empty = count === 0 && !hasOlder(log)
   return (

@@ -3,7 +3,9 @@ import { snoozeFailure } from '../data/http.ts'
 import { markDone, markSnoozed, noticeKey, setCardInView } from '../data/notices.ts'
 import { useSnooze } from '../data/queries.ts'
 import { useDueReminderZone } from '../hooks/use-reminder-zone.ts'
+import type { LogSnooze } from '../lib/conversation.ts'
 import { instantMs } from '../lib/countdown.ts'
+import { dueState } from '../lib/due-state.ts'
 import { snoozedAgain, zonedTimes } from '../lib/zoned-time.ts'
 import type { DueReminder, ReminderFollowUp } from '../lib/schedule-reminder.ts'
 
@@ -20,8 +22,8 @@ export type DueContext = {
   done: ReadonlySet<string>
   /** Occurrences snoozed here, each with when its replacing reminder is due (ISO). */
   snoozed: Readonly<Record<string, string>>
-  /** Occurrences whose snooze the log shows deleted since, by key: no longer snoozed, whatever was marked here. */
-  snoozeDeleted: ReadonlySet<string>
+  /** The snoozes of the loaded log (see `ConversationFold.snoozes`), one deleted since leaving its occurrence no longer snoozed. */
+  snoozes: readonly LogSnooze[]
 }
 
 function DueReminderRow({ reminder, context }: { reminder: DueReminder; context: DueContext }) {
@@ -31,15 +33,15 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
   const zone = useDueReminderZone(context.sessionId, reminder.scheduleId, context.loggedZones, context.sessionZone)
   const times = at === null ? null : zonedTimes(at, zone, context.browserZone, context.locale, context.now)
   const key = noticeKey(context.sessionId, reminder.scheduleId, reminder.occurrenceAt)
+  // what the card says and offers, as the toast of the same occurrence does
+  const state = dueState({ key, scheduleId: reminder.scheduleId, occurrenceAt: reminder.occurrenceAt }, context, context.snoozes)
   const done = context.done.has(key)
-  const unsnoozed = context.snoozeDeleted.has(key)
-  const until = unsnoozed ? undefined : context.snoozed[key]
-  const snoozedTo = until === undefined ? null : snoozedAgain(instantMs(until), zone, context.browserZone, context.locale, context.now)
+  const snoozedTo = state.kind === 'snoozed' ? snoozedAgain(instantMs(state.until), zone, context.browserZone, context.locale, context.now) : null
   const scheduleId = reminder.scheduleId
   // a Snooze or Done pressed here leaves focus on what the card now says, not on <body> as the buttons go away
   const actedHere = useRef(false)
   const status = useRef<HTMLParagraphElement>(null)
-  const said = snoozedTo !== null ? 'snoozed' : unsnoozed ? 'unsnoozed' : done ? 'done' : null
+  const said = state.kind === 'due' ? null : state.kind
   // the buttons say which reminder they act on, for a card of several
   const promptId = useId()
   useEffect(() => {
@@ -93,17 +95,17 @@ function DueReminderRow({ reminder, context }: { reminder: DueReminder; context:
           Snoozed: {snoozedTo}.
         </p>
       )}
-      {unsnoozed && (
+      {state.kind === 'snooze-deleted' && (
         <p className="small muted" role="status" tabIndex={-1} ref={status}>
           Snooze deleted.
         </p>
       )}
-      {done && snoozedTo === null && !unsnoozed && (
+      {state.kind === 'done' && (
         <p className="small muted" role="status" tabIndex={-1} ref={status}>
           Done.
         </p>
       )}
-      {!done && snoozedTo === null && !unsnoozed && (
+      {state.kind === 'due' && (
         <div className="actions">
           <button
             type="button"
