@@ -672,3 +672,31 @@ test('a snooze deleted since is no longer shown as snoozed on its due card, in t
   for (const on of [page, other]) await expect(card(on).getByRole('status')).toContainText('Snoozed: again')
   await expect(row.getByTestId('reminder-rule')).toHaveText(new RegExp(`^Once, snoozed from (today|yesterday) ${localClock(first.scheduledAt, 'Europe/Berlin', 'en-US')} · schedule-3$`))
 })
+
+test('a toast whose snooze was deleted before this browser saw it offers no Snooze once the browser loads its Session, as the due card says', async ({ zones, servers }) => {
+  const server = await servers.start()
+  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  for (const id of ['kitchen', 'hall']) expect((await post('/api/sessions', { sessionId: id, timeZone: 'Europe/Berlin' })).status).toBe(201)
+  const page = await zones.open('Europe/Berlin', `${server.url}/s/hall`)
+  await expect(page.getByTestId('composer-input')).toBeVisible()
+  expect((await post('/api/sessions/kitchen/schedules', { prompt: 'check the oven', after_seconds: 1 })).status).toBe(201)
+  const toast = page.getByTestId('toast').filter({ hasText: 'check the oven' })
+  await expect(toast).toBeVisible({ timeout: 15_000 })
+
+  // snoozed elsewhere and that snooze deleted, while this browser holds none of the kitchen's log
+  expect((await post('/api/sessions/kitchen/schedules/schedule-1/snooze', { seconds: 600 })).status).toBe(201)
+  expect((await fetch(`${server.url}/api/sessions/kitchen/schedules/schedule-2`, { method: 'DELETE' })).status).toBe(200)
+  expect(await fetchSchedules(server.url, 'kitchen')).toEqual([])
+
+  // the kitchen opened from the list: its card and its toast say the same, and neither offers to snooze it (on the code
+  // before, the toast still offered Snooze 10 min, which would have snoozed it anew)
+  await page.locator('[data-testid="session-item"][data-session-id="kitchen"]').click()
+  await page.waitForURL(/\/s\/kitchen$/)
+  const card = page.getByTestId('reminder-due').filter({ hasText: 'check the oven' })
+  await expect(card.getByRole('status')).toHaveText('Snooze deleted.')
+  await expect(card.getByTestId('reminder-snooze')).toHaveCount(0)
+  await expect(toast).toContainText('Snooze deleted.')
+  await expect(toast.getByTestId('reminder-snooze')).toHaveCount(0)
+  await expect(toast.getByTestId('toast-dismiss')).toBeVisible()
+  expect(await fetchSchedules(server.url, 'kitchen')).toEqual([])
+})

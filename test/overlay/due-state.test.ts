@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { EventDataMap, EventType, SessionEvent, UserMessage } from '../../src/protocol/events.ts'
-import { noticeKey } from '../../src/overlay/data/notices.ts'
+import { noticeKey, type DueNotice } from '../../src/overlay/data/notices.ts'
 import { dueState, type DueMarks, type DueOccurrence } from '../../src/overlay/lib/due-state.ts'
 import { logFromPage } from '../../src/overlay/lib/session-log.ts'
 
@@ -32,13 +32,17 @@ const remove = (id: string) => ev('schedule/change', { version: 1, operation: 'd
 
 const AT = '2026-07-15T01:30:00.000Z'
 const KEY = noticeKey('kitchen', 'schedule-1', AT)
-/** An occurrence on its due card in the conversation. */
+/** The toast of the occurrence, as the all-sessions stream brought it. */
+const notice: DueNotice = { sessionId: 'kitchen', scheduleId: 'schedule-1', prompt: 'check the oven', occurrenceAt: AT, key: KEY, arrivedAt: 5_000 }
+/** The same occurrence on its due card in the conversation. */
 const card: DueOccurrence = { key: KEY, scheduleId: 'schedule-1', occurrenceAt: AT }
 const NOTHING: DueMarks = { done: new Set(), snoozed: {} }
 
 describe('dueState', () => {
-  it('says an occurrence whose snooze the log shows deleted is snooze-deleted, though this browser never marked it', () => {
+  it('says an occurrence whose snooze the log shows deleted is snooze-deleted, for its toast as for its card, though this browser never marked it', () => {
     const log = page(due('schedule-1', AT), snooze('schedule-2', '2026-07-15T01:40:00.000Z'), remove('schedule-2'))
+    // on the code before, the toast offered Snooze 10 min whatever the log said, while the card said "Snooze deleted."
+    expect(dueState(notice, NOTHING, log.fold.snoozes)).toEqual({ kind: 'snooze-deleted' })
     expect(dueState(card, NOTHING, log.fold.snoozes)).toEqual({ kind: 'snooze-deleted' })
   })
 

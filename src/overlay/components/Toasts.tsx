@@ -1,18 +1,19 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
 import { snoozeFailure } from '../data/http.ts'
-import { queryKeys } from '../data/keys.ts'
-import { dismissAllToasts, dismissToast, markSnoozed, useCardsInView, useToasts, type DueNotice } from '../data/notices.ts'
-import { useSession, useSnooze } from '../data/queries.ts'
+import { dismissAllToasts, dismissToast, markSnoozed, useCardsInView, useDone, useSnoozed, useToasts, type DueNotice } from '../data/notices.ts'
+import { useSession, useSessionLog, useSnooze } from '../data/queries.ts'
 import { useMediaQuery } from '../hooks/use-media-query.ts'
 import { useRootLength } from '../hooks/use-root-length.ts'
 import { useNow } from '../hooks/use-now.ts'
 import { useDueReminderZone } from '../hooks/use-reminder-zone.ts'
+import type { LogSnooze } from '../lib/conversation.ts'
 import { instantMs } from '../lib/countdown.ts'
-import type { SessionLog } from '../lib/session-log.ts'
+import { dueState } from '../lib/due-state.ts'
 import { sessionName } from '../lib/session-name.ts'
 import { COMPOSER_ID, focusComposer, focusNextComposer } from '../lib/focus.ts'
 import { snoozedAgain, zonedTimes } from '../lib/zoned-time.ts'
+
+const NO_SNOOZES: readonly LogSnooze[] = []
 
 function Toast({
   notice,
@@ -38,9 +39,14 @@ function Toast({
   const session = useSession(notice.sessionId)
   const snooze = useSnooze()
   const now = useNow(60_000)
+  // the Session's log when this browser holds it (never fetched for a toast): kept up to date while held
+  const log = useSessionLog(notice.sessionId, false).data
   // in the reminder's own zone, as its row in the panel (SPEC 9); the log's records when this browser holds it
-  const logged = useQueryClient().getQueryData<SessionLog>(queryKeys.events(notice.sessionId))?.fold.zones
-  const zone = useDueReminderZone(notice.sessionId, notice.scheduleId, logged, session.data?.timeZone ?? null)
+  const zone = useDueReminderZone(notice.sessionId, notice.scheduleId, log?.fold.zones, session.data?.timeZone ?? null)
+  // what the toast says and offers, as the due card of the same occurrence does
+  const done = useDone()
+  const snoozed = useSnoozed()
+  const state = dueState(notice, { done, snoozed }, log?.fold.snoozes ?? NO_SNOOZES)
   const at = instantMs(notice.occurrenceAt)
   const times = at === null ? null : zonedTimes(at, zone, browserZone, locale, now)
   const name = session.data === undefined ? 'a session' : sessionName(session.data, locale, browserZone, now)
@@ -60,6 +66,7 @@ function Toast({
           {times.browser !== null && ` (${times.browser.when} · ${times.browser.place})`}
         </p>
       )}
+      {state.kind === 'snooze-deleted' && <p className="small muted">Snooze deleted.</p>}
       {snooze.isError && (
         <p className="notice notice-error" role="alert">
           {snoozeFailure(snooze.error)}
@@ -82,27 +89,29 @@ function Toast({
             Open
           </button>
         )}
-        <button
-          type="button"
-          className="button button-small"
-          data-testid="reminder-snooze"
-          aria-describedby={promptId}
-          disabled={snooze.isPending || offline}
-          onClick={() =>
-            snooze.mutate(
-              { sessionId: notice.sessionId, scheduleId: notice.scheduleId, occurrenceAt: notice.occurrenceAt },
-              {
-                onSuccess: (view) =>
-                  closing(() => {
-                    onSnoozed(`Snoozed “${notice.prompt}”: ${snoozedAgain(instantMs(view.scheduledAt), zone, browserZone, locale, Date.now())}.`)
-                    markSnoozed(notice.key, view.scheduledAt)
-                  })(),
-              },
-            )
-          }
-        >
-          {snooze.isPending ? 'Snoozing…' : 'Snooze 10 min'}
-        </button>
+        {state.kind === 'due' && (
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="reminder-snooze"
+            aria-describedby={promptId}
+            disabled={snooze.isPending || offline}
+            onClick={() =>
+              snooze.mutate(
+                { sessionId: notice.sessionId, scheduleId: notice.scheduleId, occurrenceAt: notice.occurrenceAt },
+                {
+                  onSuccess: (view) =>
+                    closing(() => {
+                      onSnoozed(`Snoozed “${notice.prompt}”: ${snoozedAgain(instantMs(view.scheduledAt), zone, browserZone, locale, Date.now())}.`)
+                      markSnoozed(notice.key, view.scheduledAt)
+                    })(),
+                },
+              )
+            }
+          >
+            {snooze.isPending ? 'Snoozing…' : 'Snooze 10 min'}
+          </button>
+        )}
         <button type="button" className="button button-small button-quiet" data-testid="toast-dismiss" aria-describedby={promptId} onClick={closing(() => dismissToast(notice.key))}>
           Dismiss
         </button>
