@@ -1,6 +1,6 @@
 import { RRuleTemporal, type RRuleOptions } from 'rrule-temporal'
 import { Temporal } from 'temporal-polyfill'
-import { atSetPositions, ruleMinutesOfDay, wallFieldsAsUtc, type CalendarRule } from '../protocol/index.ts'
+import { atSetPositions, ruleMinutesOfDay, wallFieldsAsUtc, WEEKDAYS, type CalendarRule } from '../protocol/index.ts'
 import { daysInMonth, MAX_INSTANT_MS, resolveWallTime, type LocalDate, type LocalDateTime } from './absolute-time.ts'
 import { expandsYearlyWeekdays, yearlyWeekdayWalls } from './yearly-weekdays.ts'
 
@@ -68,6 +68,7 @@ function expander(spec: CalendarSpec): Expander {
   const cached = expanders.get(key)
   if (cached !== undefined) return cached
   const { rule } = spec
+  if (picksSetPositions(rule)) return remember(key, { library: new RRuleTemporal(periodDaysOptions(spec)), kept: null })
   const options: Extract<RRuleOptions, { freq: string }> = {
     freq: rule.freq,
     interval: rule.interval,
@@ -101,10 +102,112 @@ function expander(spec: CalendarSpec): Expander {
       return unreachable
     }
   }
-  const created = { library: new RRuleTemporal(options), kept: selection?.kept ?? null }
+  return remember(key, { library: new RRuleTemporal(options), kept: selection?.kept ?? null })
+}
+
+function remember(key: string, created: Expander): Expander {
   if (expanders.size >= CACHE_LIMIT) expanders.clear()
   expanders.set(key, created)
   return created
+}
+
+/**
+ * True for a WEEKLY, MONTHLY or YEARLY rule with BYSETPOS (but the YEARLY ordinals `yearlyWeekdayWalls` expands):
+ * its positions are picked by `setPositionWalls`, never by rrule-temporal 2.2.8, which spends time on each period in
+ * proportion to the largest position (a weekly BYSETPOS=366 of every 5 minutes took 12 ms a week, so a COUNT counted
+ * over a century held the event loop for a minute, and from a series started centuries ago for many minutes).
+ */
+function picksSetPositions(rule: CalendarRule): boolean {
+  return rule.bySetPos !== null && rule.freq !== 'DAILY' && !expandsYearlyWeekdays(rule)
+}
+
+const WEEKDAY_OF_UTC_DAY = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'] as const
+
+/** The first day (floating, 00:00) of the period of the rule's frequency holding the floating instant: its week (from WKST, default Monday), month or year. */
+function periodStart(rule: CalendarRule, floating: number): number {
+  const d = new Date(Math.floor(floating / DAY_MS) * DAY_MS)
+  if (rule.freq === 'WEEKLY') {
+    const back = (WEEKDAYS.indexOf(WEEKDAY_OF_UTC_DAY[d.getUTCDay()]) - WEEKDAYS.indexOf(rule.wkst ?? 'MO') + 7) % 7
+    return d.getTime() - back * DAY_MS
+  }
+  d.setUTCFullYear(d.getUTCFullYear(), rule.freq === 'YEARLY' ? 0 : d.getUTCMonth(), 1)
+  return d.getTime()
+}
+
+/** The first day of the period after the one starting at `start`. */
+function nextPeriodStart(rule: CalendarRule, start: number): number {
+  if (rule.freq === 'WEEKLY') return start + 7 * DAY_MS
+  const d = new Date(start)
+  if (rule.freq === 'YEARLY') d.setUTCFullYear(d.getUTCFullYear() + 1, 0, 1)
+  else d.setUTCFullYear(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+  return d.getTime()
+}
+
+/**
+ * The library's options for the days (at 00:00) a BYSETPOS rule's periods hold before its positions pick, from the
+ * start of the period `starts` lies in (so the first period is whole, as RFC 5545 sets it): the rule without BYSETPOS,
+ * its end or times of day, with the days the series start implies named (a WEEKLY rule's weekday, a MONTHLY rule's day
+ * of the month, a YEARLY rule's month and day).
+ */
+function periodDaysOptions(spec: CalendarSpec): Extract<RRuleOptions, { freq: string }> {
+  const { rule, starts } = spec
+  const first = periodStart(rule, wallFieldsAsUtc(seriesStart(spec)))
+  const options: Extract<RRuleOptions, { freq: string }> = {
+    freq: rule.freq,
+    interval: rule.interval,
+    byHour: [0],
+    byMinute: [0],
+    bySecond: [0],
+    tzid: 'UTC',
+    dtstart: Temporal.Instant.fromEpochMilliseconds(first).toZonedDateTimeISO('UTC'),
+    cache: false,
+  }
+  let byDay = rule.byDay
+  let byMonthDay = rule.byMonthDay
+  let byMonth = rule.byMonth
+  const startDay = new Date(wallFieldsAsUtc({ ...starts, hour: 0, minute: 0, second: 0 }))
+  if (rule.freq === 'WEEKLY' && byDay === null) byDay = [{ weekday: WEEKDAY_OF_UTC_DAY[startDay.getUTCDay()], ordinal: null }]
+  if (rule.freq !== 'WEEKLY' && byDay === null && byMonthDay === null) {
+    byMonthDay = [starts.day]
+    if (rule.freq === 'YEARLY' && byMonth === null) byMonth = [starts.month]
+  }
+  if (byDay !== null) options.byDay = byDay.map((d) => `${d.ordinal ?? ''}${d.weekday}`)
+  if (byMonthDay !== null) options.byMonthDay = byMonthDay
+  if (byMonth !== null) options.byMonth = byMonth
+  if (rule.wkst !== null) options.wkst = rule.wkst
+  return options
+}
+
+/**
+ * The wall times (floating) in `[fromFloating, toFloating]` of a rule `picksSetPositions` accepts: each period's days
+ * (from the library) times the rule's times of day, in order, picked at the rule's positions; none before the series
+ * start or after its UNTIL (which end the series after the positions pick, as RFC 5545 has it).
+ */
+function setPositionWalls(spec: CalendarSpec, fromFloating: number, toFloating: number): number[] {
+  const { rule } = spec
+  const start = wallFieldsAsUtc(seriesStart(spec))
+  const until = rule.end.kind === 'until-date' || rule.end.kind === 'until-instant' ? untilWall(rule) : Infinity
+  const from = Math.max(fromFloating, start)
+  const to = Math.min(toFloating, until)
+  if (to < from) return []
+  const times = ruleMinutesOfDay(rule).map((minutes) => minutes * 60_000)
+  const firstPeriod = periodStart(rule, from)
+  const afterLast = nextPeriodStart(rule, periodStart(rule, to))
+  const days = expander(spec).library.between(new Date(firstPeriod), new Date(afterLast - 1), true).map((zoned) => zoned.epochMilliseconds)
+  const out: number[] = []
+  for (let i = 0; i < days.length; ) {
+    const period = periodStart(rule, days[i])
+    let end = i
+    while (end < days.length && periodStart(rule, days[end]) === period) end += 1
+    const size = (end - i) * times.length
+    const picked = [...new Set((rule.bySetPos ?? []).map((p) => (p > 0 ? p - 1 : size + p)))].filter((n) => n >= 0 && n < size).sort((a, b) => a - b)
+    for (const index of picked) {
+      const wall = days[i + Math.floor(index / times.length)] + times[index % times.length]
+      if (wall >= from && wall <= to) out.push(wall)
+    }
+    i = end
+  }
+  return out
 }
 
 /** Most periods (of FREQ and INTERVAL) past its start a series' COUNT is counted through: one that has not ended by then lasts longer than any search looks (a century, `SEARCH_PERIODS`). */
@@ -191,6 +294,7 @@ function wallsBetween(spec: CalendarSpec, fromFloating: number, toFloating: numb
     const to = last === null ? toFloating : Math.min(toFloating, last)
     return to < fromFloating ? [] : wallsBetween({ ...spec, rule: { ...rule, end: { kind: 'never' } } }, fromFloating, to)
   }
+  if (picksSetPositions(rule)) return setPositionWalls(spec, fromFloating, toFloating)
   const { library, kept } = expander(spec)
   const walls = library.between(new Date(fromFloating), new Date(toFloating), true).map((zoned) => zoned.epochMilliseconds)
   return kept === null ? walls : walls.filter((floating) => kept.has(minuteOfDay(floating)))

@@ -120,6 +120,35 @@ describe('POST /api/sessions/:id/schedules', () => {
     await host.close()
   })
 
+  it('answers a rule whose BYSETPOS picks deep in each week, counted from a series start a century back, at once (it held the event loop for minutes)', async () => {
+    const { app, host } = await setup()
+    const everyFiveMinutes = `BYHOUR=${Array.from({ length: 24 }, (_, h) => h).join(',')};BYMINUTE=${Array.from({ length: 12 }, (_, m) => m * 5).join(',')}`
+    // each week holds 7 x 288 candidate times from Monday; the 366th is Tuesday 06:25, the 9999th of those comes in 2091
+    const rrule = `FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;${everyFiveMinutes};BYSETPOS=366;COUNT=9999`
+    const answer = await call(app, 'POST', '/api/sessions/berlin/schedules', { prompt: 'deep pick', rrule, time_zone: 'UTC', starts: '1900-01-01' })
+    expect(answer).toEqual({
+      status: 201,
+      body: {
+        schedule: {
+          id: 'schedule-1',
+          kind: 'calendar',
+          prompt: 'deep pick',
+          rrule,
+          starts: '1900-01-01',
+          catchUp: 'latest',
+          scheduledAt: '2026-07-21T06:25:00.000Z',
+          state: 'scheduled',
+          deliveryMode: 'session-local',
+          timeZone: 'UTC',
+          scheduledAtLocal: '2026-07-21T06:25:00+00:00[UTC]',
+          upcoming: ['2026-07-21T06:25:00.000Z', '2026-07-28T06:25:00.000Z', '2026-08-04T06:25:00.000Z', '2026-08-11T06:25:00.000Z', '2026-08-18T06:25:00.000Z'],
+          ...noHistory,
+        },
+      },
+    })
+    await host.close()
+  })
+
   it('answers 404 for an unknown Session', async () => {
     const { app, host } = await setup()
     expect((await call(app, 'POST', '/api/sessions/nobody/schedules', { prompt: 'x', after_seconds: 60 })).status).toBe(404)
