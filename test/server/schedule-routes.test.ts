@@ -23,6 +23,25 @@ async function setup() {
 
 const noHistory = { deliveries: 0, lastDeliveredAt: null, missed: 0 }
 
+/** The whole view of a calendar reminder just made (the first of its Session, scheduled, never delivered). */
+function newCalendarView(fields: { prompt: string; rrule: string; starts: string; scheduledAt: string; timeZone: string; scheduledAtLocal: string; upcoming: string[] }) {
+  return {
+    id: 'schedule-1',
+    kind: 'calendar',
+    prompt: fields.prompt,
+    rrule: fields.rrule,
+    starts: fields.starts,
+    catchUp: 'latest',
+    scheduledAt: fields.scheduledAt,
+    state: 'scheduled',
+    deliveryMode: 'session-local',
+    timeZone: fields.timeZone,
+    scheduledAtLocal: fields.scheduledAtLocal,
+    upcoming: fields.upcoming,
+    ...noHistory,
+  }
+}
+
 describe('POST /api/sessions/:id/schedules', () => {
   it('creates a calendar reminder in the zone picked on screen: 201 with its view, durable', async () => {
     const { app, host } = await setup()
@@ -34,21 +53,15 @@ describe('POST /api/sessions/:id/schedules', () => {
     expect(answer).toEqual({
       status: 201,
       body: {
-        schedule: {
-          id: 'schedule-1',
-          kind: 'calendar',
+        schedule: newCalendarView({
           prompt: 'stand-up',
           rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=30',
           starts: '2026-07-15',
-          catchUp: 'latest',
           scheduledAt: '2026-07-15T12:30:00.000Z',
-          state: 'scheduled',
-          deliveryMode: 'session-local',
           timeZone: 'America/New_York',
           scheduledAtLocal: '2026-07-15T08:30:00-04:00[America/New_York]',
           upcoming: ['2026-07-15T12:30:00.000Z', '2026-07-16T12:30:00.000Z', '2026-07-17T12:30:00.000Z', '2026-07-20T12:30:00.000Z', '2026-07-21T12:30:00.000Z'],
-          ...noHistory,
-        },
+        }),
       },
     })
     expect((await call(app, 'GET', '/api/sessions/berlin/schedules')).body).toEqual({ schedules: [answer.body && (answer.body as { schedule: unknown }).schedule] })
@@ -129,21 +142,15 @@ describe('POST /api/sessions/:id/schedules', () => {
     expect(answer).toEqual({
       status: 201,
       body: {
-        schedule: {
-          id: 'schedule-1',
-          kind: 'calendar',
+        schedule: newCalendarView({
           prompt: 'deep pick',
           rrule,
           starts: '1900-01-01',
-          catchUp: 'latest',
           scheduledAt: '2026-07-21T06:25:00.000Z',
-          state: 'scheduled',
-          deliveryMode: 'session-local',
           timeZone: 'UTC',
           scheduledAtLocal: '2026-07-21T06:25:00+00:00[UTC]',
           upcoming: ['2026-07-21T06:25:00.000Z', '2026-07-28T06:25:00.000Z', '2026-08-04T06:25:00.000Z', '2026-08-11T06:25:00.000Z', '2026-08-18T06:25:00.000Z'],
-          ...noHistory,
-        },
+        }),
       },
     })
     await host.close()
