@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -157,6 +157,22 @@ describe('JSONL store files (SPEC 2.5)', () => {
     expect(writer.durableCount).toBe(1)
     await writer.repair()
     await expect(store.openSession('x', noop)).rejects.toMatchObject({ code: 'not-found' })
+  })
+
+  it('acknowledges nothing into a file replaced while its barrier ran: the path is looked at once the barrier passed', async () => {
+    const { files, writer, path } = await oneDurableEvent()
+    const release = files.hold('datasync', /x\.jsonl$/)
+    const before = (await stat(path)).size
+    writer.append([userEvent(1)])
+    const barrier = writer.barrier()
+    // the event is written and its fdatasync held
+    await vi.waitFor(async () => expect((await stat(path)).size).toBeGreaterThan(before))
+    // replaced while the fdatasync runs (on the code before, the path was looked at beside it, before the rename)
+    await writeFile(`${path}.new`, line(HEADER))
+    await rename(`${path}.new`, path)
+    release()
+    await expect(barrier).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('was replaced') })
+    expect(writer.durableCount).toBe(1)
   })
 
   it('fails the writer when its file is replaced, and repair never cuts the replacement', async () => {
