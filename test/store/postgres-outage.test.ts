@@ -69,6 +69,9 @@ describe('PostgreSQL going away', () => {
         { timeout: MAX_DUE_WAIT_MS + 15_000, interval: 200 },
       )
       expect(dispatched).toEqual(['create', 'dispatch'])
+    } catch (error) {
+      // what the servers logged (the due watcher's looks and wakes) goes with a failure
+      throw new Error(`${String(error)}\n${servers.map((server) => `${server.url} stderr:\n${server.stderr()}`).join('\n')}`, { cause: error })
     } finally {
       for (const server of servers) {
         server.child.kill('SIGKILL')
