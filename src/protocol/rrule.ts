@@ -151,8 +151,13 @@ export function ruleMinutesOfDay(rule: CalendarRule): number[] {
 
 /** The items of a set (in its order) at RFC 5545 set positions (1 the first, -1 the last), each once, in the set's order. */
 export function atSetPositions<T>(items: readonly T[], positions: readonly number[]): T[] {
-  const picked = new Set(positions.map((p) => (p > 0 ? p - 1 : items.length + p)))
-  return items.filter((_, index) => picked.has(index))
+  return setPositionIndexes(items.length, positions).map((index) => items[index])
+}
+
+/** The indexes (from 0, ascending, each once) that RFC 5545 set positions pick in a set of `size` items. */
+export function setPositionIndexes(size: number, positions: readonly number[]): number[] {
+  const picked = new Set(positions.map((p) => (p > 0 ? p - 1 : size + p)))
+  return [...picked].filter((index) => index >= 0 && index < size).sort((a, b) => a - b)
 }
 
 /** The most wall times one period of the rule (a day, week, month or year of FREQ) can hold before BYSETPOS selects. */

@@ -156,7 +156,7 @@ function weekdayOf(start: RuleStart): Weekday {
  * The rule with the days RFC 5545 takes from the series start when it names none: a weekly rule's weekday, a monthly
  * rule's day of the month, a yearly rule's day (and its month when it names no month either).
  */
-function withStartDays(rule: CalendarRule, start: RuleStart): CalendarRule {
+export function withStartDays(rule: CalendarRule, start: RuleStart): CalendarRule {
   const { freq, byDay, byMonthDay, byMonth } = rule
   if (byDay !== null || byMonthDay !== null) return rule
   switch (freq) {

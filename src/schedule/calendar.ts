@@ -1,6 +1,6 @@
 import { RRuleTemporal, type RRuleOptions } from 'rrule-temporal'
 import { Temporal } from 'temporal-polyfill'
-import { atSetPositions, ruleMinutesOfDay, wallFieldsAsUtc, WEEKDAYS, type CalendarRule } from '../protocol/index.ts'
+import { atSetPositions, ruleMinutesOfDay, setPositionIndexes, wallFieldsAsUtc, WEEKDAYS, withStartDays, type CalendarRule } from '../protocol/index.ts'
 import { daysInMonth, MAX_INSTANT_MS, resolveWallTime, type LocalDate, type LocalDateTime } from './absolute-time.ts'
 import { expandsYearlyWeekdays, yearlyWeekdayWalls } from './yearly-weekdays.ts'
 
@@ -121,13 +121,11 @@ function picksSetPositions(rule: CalendarRule): boolean {
   return rule.bySetPos !== null && rule.freq !== 'DAILY' && !expandsYearlyWeekdays(rule)
 }
 
-const WEEKDAY_OF_UTC_DAY = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'] as const
-
 /** The first day (floating, 00:00) of the period of the rule's frequency holding the floating instant: its week (from WKST, default Monday), month or year. */
 function periodStart(rule: CalendarRule, floating: number): number {
   const d = new Date(Math.floor(floating / DAY_MS) * DAY_MS)
   if (rule.freq === 'WEEKLY') {
-    const back = (WEEKDAYS.indexOf(WEEKDAY_OF_UTC_DAY[d.getUTCDay()]) - WEEKDAYS.indexOf(rule.wkst ?? 'MO') + 7) % 7
+    const back = ((d.getUTCDay() + 6) % 7 - WEEKDAYS.indexOf(rule.wkst ?? 'MO') + 7) % 7
     return d.getTime() - back * DAY_MS
   }
   d.setUTCFullYear(d.getUTCFullYear(), rule.freq === 'YEARLY' ? 0 : d.getUTCMonth(), 1)
@@ -162,15 +160,7 @@ function periodDaysOptions(spec: CalendarSpec): Extract<RRuleOptions, { freq: st
     dtstart: Temporal.Instant.fromEpochMilliseconds(first).toZonedDateTimeISO('UTC'),
     cache: false,
   }
-  let byDay = rule.byDay
-  let byMonthDay = rule.byMonthDay
-  let byMonth = rule.byMonth
-  const startDay = new Date(wallFieldsAsUtc({ ...starts, hour: 0, minute: 0, second: 0 }))
-  if (rule.freq === 'WEEKLY' && byDay === null) byDay = [{ weekday: WEEKDAY_OF_UTC_DAY[startDay.getUTCDay()], ordinal: null }]
-  if (rule.freq !== 'WEEKLY' && byDay === null && byMonthDay === null) {
-    byMonthDay = [starts.day]
-    if (rule.freq === 'YEARLY' && byMonth === null) byMonth = [starts.month]
-  }
+  const { byDay, byMonthDay, byMonth } = withStartDays(rule, starts)
   if (byDay !== null) options.byDay = byDay.map((d) => `${d.ordinal ?? ''}${d.weekday}`)
   if (byMonthDay !== null) options.byMonthDay = byMonthDay
   if (byMonth !== null) options.byMonth = byMonth
@@ -200,8 +190,7 @@ function setPositionWalls(spec: CalendarSpec, fromFloating: number, toFloating: 
     let end = i
     while (end < days.length && periodStart(rule, days[end]) === period) end += 1
     const size = (end - i) * times.length
-    const picked = [...new Set((rule.bySetPos ?? []).map((p) => (p > 0 ? p - 1 : size + p)))].filter((n) => n >= 0 && n < size).sort((a, b) => a - b)
-    for (const index of picked) {
+    for (const index of setPositionIndexes(size, rule.bySetPos ?? [])) {
       const wall = days[i + Math.floor(index / times.length)] + times[index % times.length]
       if (wall >= from && wall <= to) out.push(wall)
     }
