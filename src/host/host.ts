@@ -1,6 +1,6 @@
 import type { InboxTarget, SessionEvent, SessionHeader, UserMessage } from '../protocol/index.ts'
 import { errorMessage, SESSION_ID_PATTERN, sameTimeZone } from '../protocol/index.ts'
-import { DueWatcher } from './due-watcher.ts'
+import { DueWatcher, FIRST_RETRY_MS, MAX_DUE_WAIT_MS } from './due-watcher.ts'
 import { DurableView } from './durable-view.ts'
 import { HostError, ReplicaError } from './errors.ts'
 import { hostFolds, inboxFold, keyedRpcId, loopFold, sentFold, type SentRecord } from './folds.ts'
@@ -176,6 +176,9 @@ export class Host {
   /** Per session: the first event of another replica's that could not be read to be told of (told with its next append). */
   private readonly unannounced = new Map<string, number>()
   private starting: Promise<void> | null = null
+  private startDone: () => void = () => undefined
+  /** The next try of the start-up work after a failed one. */
+  private startTimer: unknown = null
 
   private constructor(
     private readonly options: HostOptions,
@@ -246,18 +249,47 @@ export class Host {
   }
 
   /**
-   * Starts the work that follows listening (SPEC 12.1): loads the store's summaries, reopens the
-   * sessions a restart left with queued messages or an open turn, rebuilds missing summaries and
-   * arms the due index. Resolves when that is done; the server answers meanwhile.
+   * Starts the work that follows listening (SPEC 12.1): arms the idle sweep, the orphan scan and the
+   * due index, then loads the store's summaries, reopens the sessions a restart left with queued
+   * messages or an open turn and rebuilds missing summaries. When the store cannot be read (a database
+   * that is down), that work is tried again after 1 s, then twice as long each time up to 30 s, until
+   * it succeeds; the timed work runs meanwhile. Resolves once it is done (or the host closed); the
+   * server answers meanwhile.
    */
   start(): Promise<void> {
-    this.starting ??= this.startNow().catch((error: unknown) => {
-      this.logLine(`startup work failed: ${errorMessage(error)}`)
-    })
+    if (this.starting === null) {
+      this.armSweep()
+      this.armOrphanScan()
+      this.due.refresh()
+      this.starting = new Promise((resolve) => {
+        this.startDone = resolve
+        this.tryStart(0)
+      })
+    }
     return this.starting
   }
 
-  private async startNow(): Promise<void> {
+  private tryStart(failures: number): void {
+    if (this.shuttingDown) return this.startDone()
+    this.resumeListed().then(
+      () => {
+        // summaries rebuilt may have added entries to the due index
+        this.due.refresh()
+        this.startDone()
+      },
+      (error: unknown) => {
+        if (this.shuttingDown) return this.startDone()
+        const wait = Math.min(MAX_DUE_WAIT_MS, FIRST_RETRY_MS * 2 ** Math.min(failures, 16))
+        this.logLine(`startup work failed: ${errorMessage(error)}; tried again in ${wait / 1000} s`)
+        this.startTimer = this.timers.set(() => {
+          this.startTimer = null
+          this.tryStart(failures + 1)
+        }, wait)
+      },
+    )
+  }
+
+  private async resumeListed(): Promise<void> {
     const listing = await this.store.listSessions()
     const rebuild: string[] = []
     for (const entry of listing) {
@@ -276,9 +308,6 @@ export class Host {
       })
       if (summary !== null && (summary.openTurn || summary.pendingInbox > 0)) await this.resume(id)
     }
-    this.armSweep()
-    this.armOrphanScan()
-    this.due.refresh()
   }
 
   /** With replicas: claims sessions whose owner died while they had work (SPEC 14.3 failover). */
@@ -960,6 +989,8 @@ export class Host {
     this.due.stop()
     if (this.sweepTimer !== null) this.timers.clear(this.sweepTimer)
     if (this.orphanTimer !== null) this.timers.clear(this.orphanTimer)
+    if (this.startTimer !== null) this.timers.clear(this.startTimer)
+    this.startDone()
     for (const ctx of this.contexts) ctx.dispose()
     const sessions: Session[] = []
     for (const slot of this.slots.values()) {

@@ -1,7 +1,7 @@
 import { rm, writeFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { JsonlStore, type Store } from '../../src/host/index.ts'
+import { JsonlStore, StoreError, type Store } from '../../src/host/index.ts'
 import { ScriptedModel } from '../../src/host/models/scripted.ts'
 import type { SessionEvent } from '../../src/protocol/index.ts'
 import { compose } from '../../src/server/compose.ts'
@@ -28,7 +28,7 @@ async function countingStore(dataDir: string): Promise<{ store: Store; opened: s
   return { store, opened, scanned }
 }
 
-async function build(dataDir: string, options: { store?: Store; maxOpenSessions?: number; model?: ScriptedModel; clock?: FakeClock } = {}) {
+async function build(dataDir: string, options: { store?: Store; maxOpenSessions?: number; model?: ScriptedModel; clock?: FakeClock; log?: (line: string) => void } = {}) {
   const timers = new ManualTimers()
   const reminders = new ManualTimers()
   const model = options.model ?? new ScriptedModel()
@@ -39,7 +39,7 @@ async function build(dataDir: string, options: { store?: Store; maxOpenSessions?
     clock,
     timers: reminders,
     recoveryTimers: timers,
-    log: () => undefined,
+    log: options.log ?? (() => undefined),
     ...(options.store ? { store: options.store } : {}),
     ...(options.maxOpenSessions ? { maxOpenSessions: options.maxOpenSessions } : {}),
   })
@@ -182,6 +182,70 @@ describe('sessions on demand (SPEC 12.1)', () => {
     const assistant = reopened.events().flatMap((e) => (e.type === 'assistant/message' ? [e.data.content[0].text] : []))
     expect(assistant.at(-1)).toBe('Reminder: stretch')
     await world.host.close()
+  })
+
+  it('watches the due index from the start even when the store cannot list its sessions, and lists them again until it can', async () => {
+    const dir = await tempDir()
+    const first = await build(dir)
+    await first.host.createSession({ id: 'remind', timeZone: 'UTC' })
+    first.model.push(
+      { text: '', toolCalls: [{ callId: 'c1', name: 'schedule_create', arguments: JSON.stringify({ prompt: 'stretch', after_seconds: 600 }) }] },
+      { text: 'set' },
+    )
+    await first.host.send('remind', rpc('remind me in 10 minutes'))
+    await settle(await first.host.openSession('remind'))
+    await first.host.close()
+    // a message accepted but never run: only a restart's start-up work reopens its session
+    const message = { id: 'm-late', role: 'user', content: [{ type: 'text', text: 'run me' }], source: { kind: 'user', rpcId: 'r', clientTimeZone: 'UTC' } }
+    await writeFile(
+      join(dir, 'sessions/queued.jsonl'),
+      `${JSON.stringify({ type: 'session', version: 1, id: 'queued', createdAt: T0, timeZone: 'UTC' })}\n${JSON.stringify({ seq: 0, time: T0, type: 'inbox/enqueued', data: { target: 'next-turn', message } })}\n`,
+    )
+    await rm(join(dir, 'catalog.json'))
+
+    // the store's list fails while it is "down" (a database that stopped as the server started)
+    const counted = await countingStore(dir)
+    let down = true
+    const store = new Proxy(counted.store, {
+      get(target, key, receiver) {
+        if (key === 'listSessions') return () => (down ? Promise.reject(new StoreError('unavailable', 'the database is down')) : target.listSessions())
+        return Reflect.get(target, key, receiver) as unknown
+      },
+    })
+    const lines: string[] = []
+    const second = await build(dir, { store, clock: first.clock, log: (line) => lines.push(line) })
+    let started = false
+    void second.host.start().then(() => (started = true))
+    const failures = () => lines.filter((line) => line.startsWith('startup work failed'))
+    await vi.waitFor(() => expect(failures()).toEqual(['startup work failed: the database is down; tried again in 1 s']))
+
+    // the reminder comes due while the list still fails: the due index wakes its session all the same
+    // (on the code before, the failed start-up left no due watcher, and the reminder waited for a restart)
+    second.clock.advance(600_000)
+    second.model.push({ text: 'Reminder: stretch' })
+    second.timers.fireAll()
+    const reminded = await vi.waitFor(async () => {
+      const session = await second.host.openSession('remind')
+      expect(session.events().filter((e) => e.type === 'user/message' && e.data.source.kind === 'plugin')).toHaveLength(1)
+      return session
+    })
+    await settle(reminded)
+    expect(reminded.events().flatMap((e) => (e.type === 'assistant/message' ? [e.data.content[0].text] : [])).at(-1)).toBe('Reminder: stretch')
+    await vi.waitFor(() => expect(failures()).toHaveLength(2))
+    expect({ failures: failures(), opened: counted.opened, started }).toEqual({
+      failures: ['startup work failed: the database is down; tried again in 1 s', 'startup work failed: the database is down; tried again in 2 s'],
+      opened: ['remind'],
+      started: false,
+    })
+
+    // the store back: the next try reopens the session a restart left with a message
+    down = false
+    second.model.push({ text: 'ran' })
+    second.timers.fireAll()
+    await vi.waitFor(() => expect(started).toBe(true))
+    await settle(await second.host.openSession('queued'))
+    expect({ failures: failures().length, opened: counted.opened, requests: second.model.requests.length }).toEqual({ failures: 2, opened: ['remind', 'queued'], requests: 2 })
+    await second.host.close()
   })
 
   it('refuses to list a malformed cursor and never lists special entries', async () => {
