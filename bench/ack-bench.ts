@@ -1,4 +1,5 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { BenchClient } from './http-client.ts'
 import { RawConnection } from './raw-connection.ts'
@@ -15,6 +16,8 @@ export type Throughput = {
   p99: number
   /** CPU time (all threads) of the process doing the work, per operation (warm-up included). */
   cpuMsPerOp: number
+  /** CPU time of the bench's own clients per operation (warm-up included), for a server in another process; null when the work ran in the bench process (the floor). */
+  clientCpuMsPerOp: number | null
 }
 
 /** One level of the acknowledgement bench: the server beside the append+fsync floor. */
@@ -31,13 +34,15 @@ export type AckLevel = {
   messages: number
   /** Longest time from the end of a window until every session was idle again (the turns' backlog). */
   drainMs: number
+  /** CPUs this machine offers (the server, its clients and the floor share them). */
+  cores: number
 }
 
 /** Acknowledgements of a busy session (a turn running) beside an idle one, one session. */
 export type AckWhileTurn = { busyP50: number; busyP99: number; idleP50: number; idleP99: number; turnP50: number; messages: number }
 
 /** Latencies (ms) of the operations that ended inside the timed window, its length, every operation run and their CPU time. */
-type Window = { latencies: number[]; ms: number; all: number; cpuMs: number }
+type Window = { latencies: number[]; ms: number; all: number; cpuMs: number; clientCpuMs: number | null }
 
 /** Runs `workers` closed loops of `op` for warm-up + duration; keeps the operations that end inside the timed part. */
 async function closedLoops(workers: number, warmupMs: number, durationMs: number, op: (worker: number) => Promise<void>): Promise<Window> {
@@ -55,15 +60,20 @@ async function closedLoops(workers: number, warmupMs: number, durationMs: number
     }
   }
   await Promise.all(Array.from({ length: workers }, (_, i) => loop(i)))
-  return { latencies, ms: durationMs, all, cpuMs: 0 }
+  return { latencies, ms: durationMs, all, cpuMs: 0, clientCpuMs: null }
 }
 
-/** A window with the CPU time `cpuMs()` counted while it ran (and while `after` ran). */
-async function withCpu(cpuMs: () => number, run: () => Promise<Window>, after: () => Promise<unknown> = async () => undefined): Promise<Window> {
+/**
+ * A window with the CPU time `cpuMs()` counted while it ran (and while `after` ran); for a server in another process
+ * (`clients`), also this process's own CPU time while the window ran (its clients).
+ */
+async function withCpu(cpuMs: () => number, run: () => Promise<Window>, after: () => Promise<unknown> = async () => undefined, clients = false): Promise<Window> {
   const before = cpuMs()
+  const ownBefore = ownCpuMs()
   const window = await run()
+  const clientCpuMs = clients ? ownCpuMs() - ownBefore : null
   await after()
-  return { ...window, cpuMs: cpuMs() - before }
+  return { ...window, cpuMs: cpuMs() - before, clientCpuMs }
 }
 
 /** This process's CPU time (user + system, all threads) in ms. */
@@ -83,6 +93,7 @@ function pooled(workers: number, windows: readonly Window[]): Throughput {
     p50: latencies.length > 0 ? percentile(latencies, 50) : NaN,
     p99: latencies.length > 0 ? percentile(latencies, 99) : NaN,
     cpuMsPerOp: sum((w) => w.cpuMs) / sum((w) => w.all),
+    clientCpuMsPerOp: windows.every((w) => w.clientCpuMs !== null) && windows.length > 0 ? sum((w) => w.clientCpuMs ?? 0) / sum((w) => w.all) : null,
   }
 }
 
@@ -208,6 +219,7 @@ class AckServer {
       async () => {
         if (waitIdle) drainMs = await drain(this.client, this.ids, 120_000)
       },
+      true,
     )
     return { window, drainMs }
   }
@@ -259,6 +271,8 @@ class BareAcks {
           const answer = await this.connections[worker].send('POST', `/append/${worker}`, MESSAGE(n++))
           if (answer.status !== 202) throw new Error(`bare POST answered ${answer.status}: ${answer.body}`)
         }),
+      undefined,
+      true,
     )
   }
 
@@ -421,6 +435,7 @@ export async function measureAcks(
         turns: await server.turns(),
         messages,
         drainMs,
+        cores: availableParallelism(),
       }
       log(
         `acks at ${sessions} sessions: ${level.server.perSecond.toFixed(0)}/s (p50 ${level.server.p50.toFixed(1)} ms, p99 ${level.server.p99.toFixed(1)} ms) ` +
@@ -428,7 +443,8 @@ export async function measureAcks(
           `bare HTTP ${level.bare.perSecond.toFixed(0)}/s (p99 ${level.bare.p99.toFixed(1)} ms); ` +
           `${messages} messages in ${level.turns} turns, drained in ≤ ${drainMs.toFixed(0)} ms; CPU per message: server ${level.server.cpuMsPerOp.toFixed(2)} ms, ` +
           `bare ${level.bare.cpuMsPerOp.toFixed(3)} ms, floor ${level.floor.cpuMsPerOp.toFixed(3)} ms` +
-          (level.parked === null ? '' : `; turns parked in the model: ${level.parked.perSecond.toFixed(0)}/s (p99 ${level.parked.p99.toFixed(1)} ms, CPU ${level.parked.cpuMsPerOp.toFixed(2)} ms per message)`),
+          (level.parked === null ? '' : `; turns parked in the model: ${level.parked.perSecond.toFixed(0)}/s (p99 ${level.parked.p99.toFixed(1)} ms, CPU ${level.parked.cpuMsPerOp.toFixed(2)} ms per message)`) +
+          `; ${cpuBudgetText(level)}`,
       )
       out.push(level)
     } finally {
@@ -439,4 +455,35 @@ export async function measureAcks(
     }
   }
   return out
+}
+
+/** CPU of a server and its clients per message, when both were measured. */
+function withClients(t: Throughput): number {
+  return t.cpuMsPerOp + (t.clientCpuMsPerOp ?? NaN)
+}
+
+/**
+ * The CPU the ack target leaves per message on this machine: at half the floor's rate, every core's time over that
+ * many messages, for the server and its clients together (the floor's own fsyncs aside).
+ */
+export function cpuBudget(level: AckLevel): { rate: number; budgetMs: number; bareMs: number; serverMs: number; parkedMs: number | null } {
+  const rate = level.floor.perSecond / 2
+  return {
+    rate,
+    budgetMs: (level.cores * 1000) / rate,
+    bareMs: withClients(level.bare),
+    serverMs: withClients(level.server),
+    parkedMs: level.parked === null ? null : withClients(level.parked),
+  }
+}
+
+/** The CPU budget in words, for the log line and the report. */
+export function cpuBudgetText(level: AckLevel): string {
+  const b = cpuBudget(level)
+  const share = (ms: number): string => `${ms.toFixed(3)} ms (${(ms / b.budgetMs).toFixed(2)} of it)`
+  return (
+    `CPU budget at half the floor (${b.rate.toFixed(0)}/s on ${level.cores} cores): ${b.budgetMs.toFixed(3)} ms per message for server and clients together; ` +
+    `used: bare node:http + clients ${share(b.bareMs)}, server + clients ${share(b.serverMs)}` +
+    (b.parkedMs === null ? '' : `, with turns parked ${share(b.parkedMs)}`)
+  )
 }

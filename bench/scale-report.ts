@@ -1,4 +1,4 @@
-import type { AckLevel, AckWhileTurn } from './ack-bench.ts'
+import { cpuBudgetText, type AckLevel, type AckWhileTurn } from './ack-bench.ts'
 import type { FanoutLevel } from './fanout-bench.ts'
 import { fmt, sizeLabel } from './measure.ts'
 import type { PageFigures, PageKind } from './page-bench.ts'
@@ -90,6 +90,8 @@ export function renderScale(r: ScaleResults): string {
       )
     }
   }
+  const topLevel = r.acks.at(-1)
+  if (topLevel !== undefined) out.push('', `${cpuBudgetText(topLevel)} (CPU of the server's process, all threads, and of the bench process running its clients, per message).`)
 
   out.push(
     '',
