@@ -47,8 +47,15 @@ const DEFAULT_EVENT_PAGE = 500
 const MAX_EVENT_PAGE = 5000
 const SESSION_CURSOR_PATTERN = /^\d{1,16}:[A-Za-z0-9_-]{1,64}$/
 
+/** A query parameter given at most once (a repeated one is refused rather than one of its values guessed at). */
+function queryParam(c: Context, name: string): string | undefined {
+  const values = c.req.queries(name)
+  if (values !== undefined && values.length > 1) throw new ApiError('bad-request', `${name} must be given at most once`)
+  return values?.[0]
+}
+
 function intParam(c: Context, name: string, bounds: { min: number; max: number; fallback: number }): number {
-  const raw = c.req.query(name)
+  const raw = queryParam(c, name)
   if (raw === undefined) return bounds.fallback
   if (!/^\d{1,6}$/.test(raw) || Number(raw) < bounds.min || Number(raw) > bounds.max) {
     throw new ApiError('bad-request', `${name} must be an integer from ${bounds.min} to ${bounds.max}`)
@@ -62,12 +69,12 @@ function intParam(c: Context, name: string, bounds: { min: number; max: number; 
  */
 function streamCursor(c: Context): { value: string; from: 'Last-Event-ID' | 'after' } | null {
   const header = c.req.header('last-event-id')
-  const [value, from] = header !== undefined ? [header, 'Last-Event-ID' as const] : [c.req.query('after'), 'after' as const]
+  const [value, from] = header !== undefined ? [header, 'Last-Event-ID' as const] : [queryParam(c, 'after'), 'after' as const]
   return value === undefined || value === '' ? null : { value, from }
 }
 
 function seqParam(c: Context, name: string, min: number): number | undefined {
-  const raw = c.req.query(name)
+  const raw = queryParam(c, name)
   if (raw === undefined) return undefined
   if (!/^-?\d{1,15}$/.test(raw) || Number(raw) < min) throw new ApiError('bad-request', `${name} must be an integer seq of at least ${min}`)
   return Number(raw)
@@ -157,7 +164,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get('/api/sessions', async (c) => {
     const limit = intParam(c, 'limit', { min: 1, max: MAX_SESSION_PAGE, fallback: DEFAULT_SESSION_PAGE })
-    const before = c.req.query('before')
+    const before = queryParam(c, 'before')
     if (before !== undefined && !SESSION_CURSOR_PATTERN.test(before)) throw new ApiError('bad-request', 'before must be a cursor from nextCursor')
     const page = await host.listSessions({ limit, ...(before === undefined ? {} : { before }) })
     return c.json({ sessions: page.sessions.map(summarize), nextCursor: page.nextCursor })

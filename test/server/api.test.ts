@@ -401,6 +401,20 @@ describe('GET /api/sessions/:id/events', () => {
     await host.close()
   })
 
+  it.each([
+    ['/api/sessions/s/events?limit=2&limit=3', 'limit'],
+    ['/api/sessions/s/events?after=1&after=1', 'after'],
+    ['/api/sessions/s/events?before=4&limit=2&before=5', 'before'],
+    ['/api/sessions?limit=1&limit=500', 'limit'],
+    ['/api/sessions?before=1:a&before=2:b', 'before'],
+  ])('refuses %s, a parameter given twice, rather than taking one of its values', async (path, name) => {
+    const { app, host } = await makeApp(await tempDir())
+    await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })
+    // on the code before, the first value was taken and the other ignored
+    expect(await call(app, 'GET', path)).toEqual({ status: 400, body: apiError('bad-request', `${name} must be given at most once`) })
+    await host.close()
+  })
+
   it.each(['limit=0', 'limit=5001', 'limit=2.5', 'before=-1', 'after=1&before=3', 'after=-2'])('rejects a page of ?%s with bad-request', async (query) => {
     const { app, host } = await makeApp(await tempDir())
     await call(app, 'POST', '/api/sessions', { timeZone: 'UTC', sessionId: 's' })

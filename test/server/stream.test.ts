@@ -162,6 +162,11 @@ describe('GET /api/sessions/:id/stream', () => {
       status: 400,
       body: { error: { code: 'bad-request', message: 'after must be an integer seq' } },
     })
+    const twice = await fetch(`${server.url}/api/sessions/r/stream?after=1&after=2`)
+    expect({ status: twice.status, body: await twice.json() }).toEqual({
+      status: 400,
+      body: { error: { code: 'bad-request', message: 'after must be given at most once' } },
+    })
     const unknown = await fetch(`${server.url}/api/sessions/nope/stream`)
     expect({ status: unknown.status, body: await unknown.json() }).toEqual({
       status: 404,
