@@ -50,6 +50,30 @@ function rpc(text: string) {
   return { text, clientTimeZone: 'UTC' }
 }
 
+/** Session `remind` asks for a reminder in 10 minutes ("stretch"), which the model creates. */
+async function remindIn10Minutes(world: Awaited<ReturnType<typeof build>>): Promise<void> {
+  await world.host.createSession({ id: 'remind', timeZone: 'UTC' })
+  world.model.push(
+    { text: '', toolCalls: [{ callId: 'c1', name: 'schedule_create', arguments: JSON.stringify({ prompt: 'stretch', after_seconds: 600 }) }] },
+    { text: 'set' },
+  )
+  await world.host.send('remind', rpc('remind me in 10 minutes'))
+  await settle(await world.host.openSession('remind'))
+}
+
+/**
+ * Session `queued` holds a message accepted but never run (the process died before the turn: only its
+ * inbox/enqueued is on disk), and the catalog of summaries is gone, so only a start-up's work reopens it.
+ */
+async function leaveQueuedMessage(dir: string): Promise<void> {
+  const message = { id: 'm-late', role: 'user', content: [{ type: 'text', text: 'run me' }], source: { kind: 'user', rpcId: 'r', clientTimeZone: 'UTC' } }
+  await writeFile(
+    join(dir, 'sessions/queued.jsonl'),
+    `${JSON.stringify({ type: 'session', version: 1, id: 'queued', createdAt: T0, timeZone: 'UTC' })}\n${JSON.stringify({ seq: 0, time: T0, type: 'inbox/enqueued', data: { target: 'next-turn', message } })}\n`,
+  )
+  await rm(join(dir, 'catalog.json'))
+}
+
 describe('sessions on demand (SPEC 12.1)', () => {
   it('rebuilds a missing summary for readers with one scan of the log, shared by the requests that come at once', async () => {
     const dir = await tempDir()
@@ -114,13 +138,7 @@ describe('sessions on demand (SPEC 12.1)', () => {
     await first.host.send('idle', rpc('done already'))
     await settle(await first.host.openSession('idle'))
     await first.host.close()
-    // a message accepted but never run (the process died before the turn): only its inbox/enqueued is on disk
-    const message = { id: 'm-late', role: 'user', content: [{ type: 'text', text: 'run me' }], source: { kind: 'user', rpcId: 'r', clientTimeZone: 'UTC' } }
-    await writeFile(
-      join(dir, 'sessions/queued.jsonl'),
-      `${JSON.stringify({ type: 'session', version: 1, id: 'queued', createdAt: T0, timeZone: 'UTC' })}\n${JSON.stringify({ seq: 0, time: T0, type: 'inbox/enqueued', data: { target: 'next-turn', message } })}\n`,
-    )
-    await rm(join(dir, 'catalog.json'))
+    await leaveQueuedMessage(dir)
 
     const counted = await countingStore(dir)
     const second = await build(dir, { store: counted.store })
@@ -157,13 +175,7 @@ describe('sessions on demand (SPEC 12.1)', () => {
   it('delivers a reminder of a session that is not open: the due index reopens it', async () => {
     const dir = await tempDir()
     const world = await build(dir, { maxOpenSessions: 1 })
-    await world.host.createSession({ id: 'remind', timeZone: 'UTC' })
-    world.model.push(
-      { text: '', toolCalls: [{ callId: 'c1', name: 'schedule_create', arguments: JSON.stringify({ prompt: 'stretch', after_seconds: 600 }) }] },
-      { text: 'set' },
-    )
-    await world.host.send('remind', rpc('remind me in 10 minutes'))
-    await settle(await world.host.openSession('remind'))
+    await remindIn10Minutes(world)
     await world.host.createSession({ id: 'other', timeZone: 'UTC' })
     await vi.waitFor(() => expect(world.host.openCount).toBe(1))
     await world.host.start()
@@ -187,21 +199,9 @@ describe('sessions on demand (SPEC 12.1)', () => {
   it('watches the due index from the start even when the store cannot list its sessions, and lists them again until it can', async () => {
     const dir = await tempDir()
     const first = await build(dir)
-    await first.host.createSession({ id: 'remind', timeZone: 'UTC' })
-    first.model.push(
-      { text: '', toolCalls: [{ callId: 'c1', name: 'schedule_create', arguments: JSON.stringify({ prompt: 'stretch', after_seconds: 600 }) }] },
-      { text: 'set' },
-    )
-    await first.host.send('remind', rpc('remind me in 10 minutes'))
-    await settle(await first.host.openSession('remind'))
+    await remindIn10Minutes(first)
     await first.host.close()
-    // a message accepted but never run: only a restart's start-up work reopens its session
-    const message = { id: 'm-late', role: 'user', content: [{ type: 'text', text: 'run me' }], source: { kind: 'user', rpcId: 'r', clientTimeZone: 'UTC' } }
-    await writeFile(
-      join(dir, 'sessions/queued.jsonl'),
-      `${JSON.stringify({ type: 'session', version: 1, id: 'queued', createdAt: T0, timeZone: 'UTC' })}\n${JSON.stringify({ seq: 0, time: T0, type: 'inbox/enqueued', data: { target: 'next-turn', message } })}\n`,
-    )
-    await rm(join(dir, 'catalog.json'))
+    await leaveQueuedMessage(dir)
 
     // the store's list fails while it is "down" (a database that stopped as the server started)
     const counted = await countingStore(dir)
