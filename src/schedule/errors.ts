@@ -75,9 +75,16 @@ export function describeValue(value: unknown): string {
   return text.length > MAX_SHOWN_CHARS ? `${text.slice(0, MAX_SHOWN_CHARS)}…` : text
 }
 
-/** `invalid_prompt`: the prompt is missing, not a string, or blank. */
-export function invalidPrompt(): ScheduleError<'invalid_prompt'> {
-  return new ScheduleError('invalid_prompt', 'prompt must be a non-empty string', {})
+/** `invalid_prompt`: the prompt is missing, not a string, or blank, or holds U+0000 (as a message's text and a title may not). */
+export function invalidPrompt(message = 'prompt must be a non-empty string'): ScheduleError<'invalid_prompt'> {
+  return new ScheduleError('invalid_prompt', message, {})
+}
+
+/** The prompt's error when it is not one a reminder can keep (a non-empty string without U+0000), else null. */
+export function promptProblem(prompt: unknown): ScheduleError<'invalid_prompt'> | null {
+  if (typeof prompt !== 'string' || prompt.trim().length === 0) return invalidPrompt()
+  if (prompt.includes('\u0000')) return invalidPrompt('prompt must not contain the character U+0000')
+  return null
 }
 
 /** `invalid_selector`: wrong argument shape, unknown keys, or not exactly one selector. */

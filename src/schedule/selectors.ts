@@ -3,7 +3,7 @@ import type { CatchUpPolicy, ScheduleRecord } from '../protocol/index.ts'
 import { checkTarget, localToInstant, parseLocalDate, parseLocalTime, parseRfc3339, toScheduledAt, wallClockAt, type LocalDate, type LocalTime } from './absolute-time.ts'
 import { closeAtClockChanges, continuesPastLastInstant, monthDaysCanOccur, occurrencesAfter, type CalendarSpec } from './calendar.ts'
 import { CATCH_UP_POLICIES } from './changes.ts'
-import { describeValue, fail, frequencyTooHigh, invalidPrompt, invalidRule, invalidSelector, invalidTimeZone, noFutureOccurrence, ok, ruleTooFrequent, timeOutOfRange, type ScheduleResult } from './errors.ts'
+import { describeValue, fail, frequencyTooHigh, invalidPrompt, invalidRule, promptProblem, invalidSelector, invalidTimeZone, noFutureOccurrence, ok, ruleTooFrequent, timeOutOfRange, type ScheduleResult } from './errors.ts'
 import type { ImplicitZoneResult } from './implicit-zone.ts'
 import { isPlainObject } from './plain-object.ts'
 import { firstEveryTarget } from './recurrence.ts'
@@ -185,7 +185,9 @@ export function parseCreateArgs(args: unknown): ScheduleResult<CreateRequest> {
       ),
     )
   }
-  if (issues.fields.has('prompt') || typeof args.prompt !== 'string' || args.prompt.trim().length === 0) return fail(invalidPrompt())
+  if (issues.fields.has('prompt') || typeof args.prompt !== 'string') return fail(invalidPrompt())
+  const badPrompt = promptProblem(args.prompt)
+  if (badPrompt !== null) return fail(badPrompt)
   const prompt = args.prompt.trim()
   const selectors = SELECTOR_KEYS.filter((key) => Object.hasOwn(args, key))
   if (selectors.length !== 1) {
@@ -354,7 +356,8 @@ export function resolveUpdate(record: ScheduleRecord, fields: Record<string, unk
   const withId = { ...context, nextId: record.id }
   let prompt = record.prompt
   if (Object.hasOwn(fields, 'prompt')) {
-    if (typeof fields.prompt !== 'string' || fields.prompt.trim().length === 0) return fail(invalidPrompt())
+    const badPrompt = promptProblem(fields.prompt)
+    if (badPrompt !== null || typeof fields.prompt !== 'string') return fail(badPrompt ?? invalidPrompt())
     prompt = fields.prompt.trim()
   }
   const selector = SELECTOR_KEYS.find((key) => Object.hasOwn(fields, key))

@@ -303,6 +303,7 @@ describe('resolveUpdate', () => {
     [{ at: '2027-01-01T00:00:00Z', after_seconds: 5 }, 'invalid_selector', 'at most one of after_seconds, at, every_seconds, rrule may be changed, got after_seconds, at'],
     [{ colour: 'red' }, 'invalid_selector', 'schedule_update does not accept "colour"; it takes id, and optionally prompt, at most one of after_seconds, at, every_seconds, rrule, time_zone, starts, catch_up'],
     [{ prompt: ' ' }, 'invalid_prompt', 'prompt must be a non-empty string'],
+    [{ prompt: 'tea\u0000' }, 'invalid_prompt', 'prompt must not contain the character U+0000'],
     [{ rrule: 'FREQ=DAILY;COUNT=1', time_zone: 'UTC', starts: '2026-01-01' }, 'not_future', 'the rule has no occurrence after now (2026-07-15T06:00:00.000Z)'],
   ])('refuses %j', (args, code, message) => {
     expect(update(daily, args)).toEqual({ code, message })

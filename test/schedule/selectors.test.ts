@@ -78,6 +78,10 @@ describe('createRecord: prompt', () => {
     expect(create({ ...args, after_seconds: 60 })).toEqual(error('invalid_prompt', 'prompt must be a non-empty string'))
   })
 
+  it('rejects a prompt holding U+0000, as a message and a title do (on the code before, it was kept)', () => {
+    expect(create({ prompt: 'water\u0000the plants', after_seconds: 60 })).toEqual(error('invalid_prompt', 'prompt must not contain the character U+0000'))
+  })
+
   it('is checked before the selectors', () => {
     expect(create({ prompt: ' ' })).toEqual(error('invalid_prompt', 'prompt must be a non-empty string'))
   })

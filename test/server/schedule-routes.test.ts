@@ -71,6 +71,7 @@ describe('POST /api/sessions/:id/schedules', () => {
   it.each([
     [{ prompt: 'x', rrule: 'FREQ=HOURLY', time_zone: 'UTC' }, 'invalid_rule', 'rrule is not valid: FREQ must be one of DAILY, WEEKLY, MONTHLY, YEARLY, got "HOURLY"', {}],
     [{ prompt: ' ', after_seconds: 60 }, 'invalid_prompt', 'prompt must be a non-empty string', {}],
+    [{ prompt: 'x\u0000', after_seconds: 60 }, 'invalid_prompt', 'prompt must not contain the character U+0000', {}],
     [{ prompt: 'x', at: '2026-07-15T05:00:00Z' }, 'not_future', 'the target 2026-07-15T05:00:00.000Z is not in the future (now is 2026-07-15T06:00:00.000Z)', {}],
     [{ prompt: 'x', every_seconds: 60 }, 'frequency_too_high', 'every_seconds must be at least 300, got 60', {}],
     [{ prompt: 'x', after_seconds: 60, at: '2027-01-01T00:00:00Z' }, 'invalid_selector', 'exactly one of after_seconds, at, every_seconds, rrule is required, got after_seconds, at', {}],
