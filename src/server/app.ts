@@ -45,6 +45,8 @@ const DEFAULT_SESSION_PAGE = 50
 const MAX_SESSION_PAGE = 500
 const DEFAULT_EVENT_PAGE = 500
 const MAX_EVENT_PAGE = 5000
+/** A path of the API, also under extra leading slashes (`//api/health`), or `/api` itself. */
+const API_SPELLING = /^\/+api(?:\/|$)/
 const SESSION_CURSOR_PATTERN = /^\d{1,16}:[A-Za-z0-9_-]{1,64}$/
 
 /** A query parameter given at most once (a repeated one is refused rather than one of its values guessed at). */
@@ -318,11 +320,15 @@ export function createApp(deps: AppDeps): Hono {
     return c.json(await host.command(id, 'schedule.delete', { id: scheduleId, key }))
   })
 
-  app.all('/api/*', (c) => errorResponse(c, new ApiError('not-found', `no route ${c.req.method} ${c.req.path}`)))
+  const noRoute = (c: Context): Response => errorResponse(c, new ApiError('not-found', `no route ${c.req.method} ${c.req.path}`))
+  app.all('/api/*', noRoute)
+  // anything else no route takes (a POST to a page, a method no route has) is a JSON error too, never Hono's text
+  app.notFound(noRoute)
 
   if (deps.staticHandler) {
     const handler = deps.staticHandler
-    app.get('*', (c) => handler(c))
+    // the API's own paths under other spellings (`/api`, `//api/sessions`) are not pages of the overlay
+    app.get('*', (c) => (API_SPELLING.test(c.req.path) ? noRoute(c) : handler(c)))
   }
   return app
 }

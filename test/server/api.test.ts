@@ -5,6 +5,7 @@ import { ScriptedModel } from '../../src/host/models/scripted.ts'
 import type { SessionEvent } from '../../src/protocol/events.ts'
 import { settle, waitFor } from '../support/host-harness.ts'
 import { tempDir } from '../support/temp-dir.ts'
+import { staticOverlay } from '../../src/server/static.ts'
 import { apiError, call, makeApp } from './app-harness.ts'
 
 const T0 = Date.UTC(2026, 6, 15, 1, 1, 1)
@@ -59,6 +60,23 @@ describe('GET /api/health', () => {
       status: 404,
       body: apiError('not-found', 'no route GET /api/nope'),
     })
+    await host.close()
+  })
+})
+
+describe('paths no route takes', () => {
+  it('answers JSON 404 for the API under other spellings and for a write to a page; pages are still the overlay', async () => {
+    const dir = await tempDir()
+    const overlay = join(dir, 'overlay')
+    await mkdir(overlay)
+    await writeFile(join(overlay, 'index.html'), '<!doctype html><title>overlay</title>')
+    const { app, host } = await makeApp(join(dir, 'data'), { staticHandler: staticOverlay(overlay) })
+    // on the code before, the first two were the overlay's page (200 HTML) and the last Hono's text "404 Not Found"
+    expect(await call(app, 'GET', '//api/health')).toEqual({ status: 404, body: apiError('not-found', 'no route GET //api/health') })
+    expect(await call(app, 'GET', '/api')).toEqual({ status: 404, body: apiError('not-found', 'no route GET /api') })
+    expect(await call(app, 'POST', '/s/abc', {})).toEqual({ status: 404, body: apiError('not-found', 'no route POST /s/abc') })
+    expect(await call(app, 'GET', '/s/abc')).toEqual({ status: 200, body: '<!doctype html><title>overlay</title>' })
+    expect(await call(app, 'GET', '/apiary')).toEqual({ status: 200, body: '<!doctype html><title>overlay</title>' })
     await host.close()
   })
 })

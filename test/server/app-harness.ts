@@ -8,13 +8,13 @@ import { FakeClock } from '../support/fake-clock.ts'
 /** The app of SPEC 8 on a composed host (time-context + invariant) over a real data dir. */
 export async function makeApp(
   dataDir: string,
-  options: { model?: ScriptedModel | 'offline'; clock?: FakeClock; security?: AppDeps['security'] } = {},
+  options: { model?: ScriptedModel | 'offline'; clock?: FakeClock; security?: AppDeps['security']; staticHandler?: AppDeps['staticHandler'] } = {},
 ): Promise<{ app: Hono; host: Host; model: ScriptedModel | 'offline'; clock: FakeClock; logs: string[] }> {
   const clock = options.clock ?? new FakeClock()
   const model = options.model ?? new ScriptedModel()
   const logs: string[] = []
   const host = await composeHost({ dataDir, model, clock, log: (line) => logs.push(line) })
-  const app = createApp({ host, ...(options.security ? { security: options.security } : {}) })
+  const app = createApp({ host, ...(options.security ? { security: options.security } : {}), ...(options.staticHandler ? { staticHandler: options.staticHandler } : {}) })
   return { app, host, model, clock, logs }
 }
 
