@@ -207,6 +207,17 @@ describe('createRecord: rrule', () => {
     }
   })
 
+  it('answers a YEARLY rule of an ordinal and a weekday at every minute or every 5 minutes of the day (19 s for one create in Gaza)', () => {
+    const hours = 'BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23'
+    const everyFive = `${hours};BYMINUTE=0,5,10,15,20,25,30,35,40,45,50,55`
+    const everyMinute = `${hours};BYMINUTE=${Array.from({ length: 60 }, (_, minute) => minute).join(',')}`
+    expect(create({ prompt: 'x', rrule: `FREQ=YEARLY;BYDAY=MO,-1SU;${everyFive};BYSETPOS=-1;COUNT=9999`, time_zone: 'Asia/Gaza' })).toMatchObject({ scheduledAt: '2026-12-28T21:55:00.000Z' })
+    expect(create({ prompt: 'x', rrule: `FREQ=YEARLY;BYDAY=MO,-1SU;${everyMinute}`, time_zone: 'America/Santiago' })).toEqual({
+      code: 'frequency_too_high',
+      message: 'occurrences 2026-07-20T04:00:00.000Z and 2026-07-20T04:01:00.000Z are less than 300 seconds apart; a calendar rule needs at least 300 seconds between occurrences',
+    })
+  })
+
   it('accepts a 300-second spacing exactly', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMINUTE=0,5', time_zone: 'UTC' })).toMatchObject({ scheduledAt: '2026-07-15T09:00:00.000Z' })
   })

@@ -130,6 +130,34 @@ describe('YEARLY ordinals without BYMONTH count within the year (RFC 5545: 53MO 
   })
 })
 
+const EVERY_HOUR = Array.from({ length: 24 }, (_, hour) => hour).join(',')
+const EVERY_MINUTE = Array.from({ length: 60 }, (_, minute) => minute).join(',')
+const EVERY_FIVE_MINUTES = Array.from({ length: 12 }, (_, i) => i * 5).join(',')
+
+/** The occurrences whose instants lie in `[from, to]`, as zoned timestamps; `*` marks a wall time moved forward out of a gap. */
+function window(rrule: string, timeZone: string, starts: string, from: string, to: string): string[] {
+  return occurrencesBetween(spec(rrule, timeZone, starts), Date.parse(from), Date.parse(to)).map((o) => formatZonedTimestamp(o.instant, timeZone) + (o.shifted ? '*' : ''))
+}
+
+describe('YEARLY ordinals over years of tens of thousands of candidate times (each window made them all: seconds for one create)', () => {
+  it('picks the 100th and the 100th last of every minute of every Sunday and the last Monday', () => {
+    expect(series(`FREQ=YEARLY;BYDAY=SU,-1MO;BYHOUR=${EVERY_HOUR};BYMINUTE=${EVERY_MINUTE};BYSETPOS=100,-100`, 'Africa/Casablanca', '2030-10-15', 6)).toEqual([
+      '2030-12-30T22:20:00+00:00[Africa/Casablanca]', '2031-01-05T01:39:00+00:00[Africa/Casablanca]', '2031-12-29T22:20:00+00:00[Africa/Casablanca]',
+      '2032-01-04T01:39:00+00:00[Africa/Casablanca]', '2032-12-27T22:20:00+00:00[Africa/Casablanca]', '2033-01-02T01:39:00+00:00[Africa/Casablanca]',
+    ])
+    expect(series(`FREQ=YEARLY;BYDAY=MO,-1SU;BYHOUR=${EVERY_HOUR};BYMINUTE=${EVERY_FIVE_MINUTES};BYSETPOS=-1;COUNT=9999`, 'Asia/Gaza', '2026-07-15', 4)).toEqual([
+      '2026-12-28T23:55:00+02:00[Asia/Gaza]', '2027-12-27T23:55:00+02:00[Asia/Gaza]', '2028-12-31T23:55:00+02:00[Asia/Gaza]', '2029-12-31T23:55:00+02:00[Asia/Gaza]',
+    ])
+  })
+
+  it('moves every 5 minutes of the 13th Saturday of 2027 forward out of the Gaza spring-forward gap, beside every Sunday', () => {
+    expect(window(`FREQ=YEARLY;BYDAY=SU,13SA;BYHOUR=${EVERY_HOUR};BYMINUTE=${EVERY_FIVE_MINUTES}`, 'Asia/Gaza', '2027-01-01', '2027-03-26T23:45:00Z', '2027-03-27T00:15:00Z')).toEqual([
+      '2027-03-27T01:45:00+02:00[Asia/Gaza]', '2027-03-27T01:50:00+02:00[Asia/Gaza]', '2027-03-27T01:55:00+02:00[Asia/Gaza]', '2027-03-27T03:00:00+03:00[Asia/Gaza]*',
+      '2027-03-27T03:05:00+03:00[Asia/Gaza]*', '2027-03-27T03:10:00+03:00[Asia/Gaza]*', '2027-03-27T03:15:00+03:00[Asia/Gaza]*',
+    ])
+  })
+})
+
 describe('DAILY with BYSETPOS picks the same times every day', () => {
   const everyFive = 'FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0,5,10,15,20,25,30,35,40,45,50,55'
   it.each([
