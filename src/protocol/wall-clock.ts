@@ -115,16 +115,23 @@ export function utcOffsetMs(timeZone: string, epochMs: number): number {
   return wallFieldsAsUtc(wallClockAt(timeZone, wholeSecond)) - wholeSecond
 }
 
+/** A zone's UTC offset at an instant, in milliseconds east of UTC, as `utcOffsetMs` reads it (one that remembers what it read may stand in). */
+export type OffsetAt = (epochMs: number) => number
+
 const OFFSET_SAMPLE_MS = 6 * 3_600_000
 const OFFSET_SAMPLES = 4
+
+function intlOffsets(timeZone: string): OffsetAt {
+  return (epochMs) => utcOffsetMs(timeZone, epochMs)
+}
 
 /**
  * The UTC offsets a valid zone has within a day either side of a wall time read as UTC (`wallMs`, from
  * `wallFieldsAsUtc`), sampled every 6 hours: every offset a wall time there can be read with.
  */
-export function zoneOffsetsNear(timeZone: string, wallMs: number): number[] {
+export function zoneOffsetsNear(timeZone: string, wallMs: number, offsetAt: OffsetAt = intlOffsets(timeZone)): number[] {
   const offsets = new Set<number>()
-  for (let step = -OFFSET_SAMPLES; step <= OFFSET_SAMPLES; step += 1) offsets.add(utcOffsetMs(timeZone, wallMs + step * OFFSET_SAMPLE_MS))
+  for (let step = -OFFSET_SAMPLES; step <= OFFSET_SAMPLES; step += 1) offsets.add(offsetAt(wallMs + step * OFFSET_SAMPLE_MS))
   return [...offsets]
 }
 
@@ -132,13 +139,13 @@ export function zoneOffsetsNear(timeZone: string, wallMs: number): number[] {
  * Every instant whose wall clock in a valid zone reads exactly `wall` (milliseconds included), earliest first: none
  * in a gap a clock change skips, two in an overlap it repeats. Each candidate is kept only if it reads back the same.
  */
-export function instantsForWallTime(wall: WallClock & { millisecond?: number }, timeZone: string): number[] {
+export function instantsForWallTime(wall: WallClock & { millisecond?: number }, timeZone: string, offsetAt: OffsetAt = intlOffsets(timeZone)): number[] {
   const wallMs = wallFieldsAsUtc(wall)
   const instants = new Set<number>()
-  for (const offset of zoneOffsetsNear(timeZone, wallMs)) {
+  for (const offset of zoneOffsetsNear(timeZone, wallMs, offsetAt)) {
     const candidate = wallMs - offset
     const wholeSecond = Math.floor(candidate / 1000) * 1000
-    if (wallFieldsAsUtc(wallClockAt(timeZone, wholeSecond)) + (candidate - wholeSecond) === wallMs) instants.add(candidate)
+    if (wholeSecond + offsetAt(wholeSecond) + (candidate - wholeSecond) === wallMs) instants.add(candidate)
   }
   return [...instants].sort((a, b) => a - b)
 }

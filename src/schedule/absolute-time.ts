@@ -1,4 +1,4 @@
-import { instantsForWallTime, utcOffsetMs, wallClockAt as wallClockOf, wallFieldsAsUtc, zoneOffsetsNear } from '../protocol/index.ts'
+import { instantsForWallTime, utcOffsetMs, wallClockAt as wallClockOf, wallFieldsAsUtc, zoneOffsetsNear, type OffsetAt } from '../protocol/index.ts'
 import {
   fail,
   invalidRule,
@@ -107,13 +107,14 @@ export type ResolvedWallTime = { instant: number; shifted: boolean }
 /**
  * Resolves a wall time in a valid zone the RFC 5545 way: a repeated wall time is the earlier instant;
  * a skipped one is read with the offset in force before the gap, which moves it forward by the gap's
- * length (02:30 on a spring-forward night → 03:30). Every candidate is verified by round trip.
+ * length (02:30 on a spring-forward night → 03:30). Every candidate is verified by round trip. The
+ * zone's offsets are read through `offsetAt` (default: Intl, each time).
  */
-export function resolveWallTime(date: LocalDate, time: LocalTime, timeZone: string): ResolvedWallTime {
-  const instants = instantsForWallTime({ ...date, ...time }, timeZone)
+export function resolveWallTime(date: LocalDate, time: LocalTime, timeZone: string, offsetAt: OffsetAt = (ms) => utcOffsetMs(timeZone, ms)): ResolvedWallTime {
+  const instants = instantsForWallTime({ ...date, ...time }, timeZone, offsetAt)
   if (instants.length > 0) return { instant: instants[0], shifted: false }
   const wall = wallFieldsAsUtc({ ...date, ...time })
-  const before = utcOffsetMs(timeZone, wall - Math.max(...zoneOffsetsNear(timeZone, wall)))
+  const before = offsetAt(wall - Math.max(...zoneOffsetsNear(timeZone, wall, offsetAt)))
   return { instant: wall - before, shifted: true }
 }
 

@@ -3,6 +3,7 @@ import { Temporal } from 'temporal-polyfill'
 import { atSetPositions, ruleMinutesOfDay, setPositionIndexes, wallFieldsAsUtc, WEEKDAYS, withStartDays, type CalendarRule } from '../protocol/index.ts'
 import { daysInMonth, MAX_INSTANT_MS, resolveWallTime, type LocalDate, type LocalDateTime } from './absolute-time.ts'
 import { expandsYearlyWeekdays, yearlyWeekdayWalls } from './yearly-weekdays.ts'
+import { zoneOffsetReader } from './zone-offsets.ts'
 
 /** What a calendar reminder's occurrences follow: the rule, its zone and the local date the series starts on. */
 export type CalendarSpec = { readonly rrule: string; readonly rule: CalendarRule; readonly timeZone: string; readonly starts: LocalDate }
@@ -296,9 +297,10 @@ function minuteOfDay(floatingMs: number): number {
 /** The occurrences of the rule's wall times in `[fromFloating, toFloating]` whose instants lie in `[fromMs, toMs]`, unsorted. */
 function resolvedBetween(spec: CalendarSpec, fromFloating: number, toFloating: number, fromMs: number, toMs: number): Occurrence[] {
   const out: Occurrence[] = []
+  const offsets = zoneOffsetReader(spec.timeZone)
   for (const floating of wallsBetween(spec, fromFloating, Math.min(toFloating, MAX_INSTANT_MS))) {
     const wall = wallOf(floating)
-    const resolved = resolveWallTime(wall, wall, spec.timeZone)
+    const resolved = resolveWallTime(wall, wall, spec.timeZone, offsets)
     if (resolved.instant >= fromMs && resolved.instant <= toMs) out.push({ wall, instant: resolved.instant, shifted: resolved.shifted })
   }
   return out
@@ -457,11 +459,12 @@ export function continuesPastLastInstant(spec: CalendarSpec, afterMs: number): b
   if (spec.rule.end.kind === 'until-instant') return false
   if (Math.max(afterMs, wallFieldsAsUtc(seriesStart(spec)) - WALL_MARGIN_MS) + searchSpanMs(spec.rule) < MAX_INSTANT_MS) return false
   const windows = [[MAX_INSTANT_MS - WALL_MARGIN_MS, MAX_INSTANT_MS + FIRST_WINDOW_MS], [MAX_INSTANT_MS + FIRST_WINDOW_MS + 1, MAX_INSTANT_MS + 366 * DAY_MS]]
+  const offsets = zoneOffsetReader(spec.timeZone)
   for (const [fromFloating, toFloating] of windows) {
     for (const floating of wallsBetween(spec, fromFloating, toFloating)) {
       if (floating > MAX_INSTANT_MS) return true
       const wall = wallOf(floating)
-      if (resolveWallTime(wall, wall, spec.timeZone).instant > MAX_INSTANT_MS) return true
+      if (resolveWallTime(wall, wall, spec.timeZone, offsets).instant > MAX_INSTANT_MS) return true
     }
   }
   return false

@@ -218,6 +218,11 @@ describe('createRecord: rrule', () => {
     })
   })
 
+  it('answers a rule of every 5 minutes of the day in Gaza with its next occurrence', () => {
+    const everyFive = 'FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0,5,10,15,20,25,30,35,40,45,50,55'
+    expect(create({ prompt: 'x', rrule: everyFive, time_zone: 'Asia/Gaza' })).toMatchObject({ scheduledAt: '2026-07-15T06:05:00.000Z' })
+  })
+
   it('accepts a 300-second spacing exactly', () => {
     expect(create({ prompt: 'x', rrule: 'FREQ=DAILY;BYMINUTE=0,5', time_zone: 'UTC' })).toMatchObject({ scheduledAt: '2026-07-15T09:00:00.000Z' })
   })
