@@ -1,8 +1,7 @@
-import { RRuleTemporal, type RRuleOptions } from 'rrule-temporal'
 import { Temporal } from 'temporal-polyfill'
-import { atSetPositions, ruleMinutesOfDay, setPositionIndexes, wallFieldsAsUtc, WEEKDAYS, withStartDays, type CalendarRule } from '../protocol/index.ts'
+import { ruleMinutesOfDay, wallFieldsAsUtc, type CalendarRule } from '../protocol/index.ts'
 import { daysInMonth, MAX_INSTANT_MS, resolveWallTime, type LocalDate, type LocalDateTime } from './absolute-time.ts'
-import { expandsYearlyWeekdays, yearlyWeekdayWalls } from './yearly-weekdays.ts'
+import { countingOf, countOn, seriesOf, seriesWalls, type Counting, type Series } from './rule-walls.ts'
 import { zoneOffsetReader } from './zone-offsets.ts'
 
 /** What a calendar reminder's occurrences follow: the rule, its zone and the local date the series starts on. */
@@ -16,7 +15,7 @@ const DAY_MS = 86_400_000
 /** Widest distance between a wall time and its instant: UTC offsets span −12 h..+14 h, plus a gap. */
 const WALL_MARGIN_MS = 26 * HOUR_MS
 const FIRST_WINDOW_MS = 8 * DAY_MS
-/** Longest window handed to the library at once (its period scan is capped at 10,000 periods). */
+/** Longest window of wall times looked at once. */
 const MAX_WINDOW_MS = 9_000 * DAY_MS
 /** How far ahead a next occurrence is searched for before the series counts as having none. */
 const SEARCH_HORIZON_MS = 100 * 366 * DAY_MS
@@ -25,186 +24,42 @@ export const SEARCH_PERIODS = 20_000
 /** The shortest length of each frequency's period: a span of n of them holds at most n + 1 periods. */
 const SHORTEST_PERIOD_MS: Record<CalendarRule['freq'], number> = { DAILY: DAY_MS, WEEKLY: 7 * DAY_MS, MONTHLY: 28 * DAY_MS, YEARLY: 365 * DAY_MS }
 const CACHE_LIMIT = 512
-
-/** A rule's expander, and the minutes of the day its wall times are kept at (null: all). */
-type Expander = { library: RRuleTemporal; kept: ReadonlySet<number> | null }
-
-const expanders = new Map<string, Expander>()
-
-function floatingZoned(wall: LocalDateTime): Temporal.ZonedDateTime {
-  return Temporal.Instant.fromEpochMilliseconds(wallFieldsAsUtc(wall)).toZonedDateTimeISO('UTC')
-}
+/** The last year a YEARLY rule counting its ordinals within the year reaches. */
+const LAST_YEAR = 9999
 
 /** The first wall time of the series: `starts` at the rule's earliest time of day. */
 export function seriesStart(spec: CalendarSpec): LocalDateTime {
   return { ...spec.starts, hour: spec.rule.byHour[0], minute: spec.rule.byMinute[0], second: 0, millisecond: 0 }
 }
 
-/** A DAILY rule's BYSETPOS pick, expanded without BYSETPOS: the lists handed to the library, and the minutes of the day kept (null: all). */
-type DailyPick = { byHour: number[]; byMinute: number[]; kept: ReadonlySet<number> | null }
-
-/**
- * The times of day a DAILY rule's BYSETPOS picks (each day holds the same candidate times, so the pick
- * is the same every day), as the BYHOUR and BYMINUTE lists of the hours and minutes picked; when the
- * picked times are not every pair of those (BYSETPOS=1,-1 of every 5 minutes: 00:00 and 23:55, not
- * 00:55 or 23:00), the expanded wall times are kept only at the picked minutes of the day (a COUNT
- * counts only what is kept: see `countedEndBy`). Null without BYSETPOS.
- * rrule-temporal 2.2.8 spends milliseconds a day on BYSETPOS (17 s for one create of every 5 minutes
- * with BYSETPOS=-1), and nothing on the lists.
- */
-function dailySelection(rule: CalendarRule): DailyPick | null {
-  if (rule.freq !== 'DAILY' || rule.bySetPos === null) return null
-  const chosen = atSetPositions(ruleMinutesOfDay(rule), rule.bySetPos)
-  const byHour = [...new Set(chosen.map((time) => Math.floor(time / 60)))]
-  const byMinute = [...new Set(chosen.map((time) => time % 60))].sort((a, b) => a - b)
-  return { byHour, byMinute, kept: byHour.length * byMinute.length === chosen.length ? null : new Set(chosen) }
+/** True for a YEARLY rule with an ordinal BYDAY and no BYMONTH (`BYDAY=53MO`: the 53rd Monday of the year). */
+function countsWeekdaysInYear(rule: CalendarRule): boolean {
+  return rule.freq === 'YEARLY' && rule.byMonth === null && rule.byDay !== null && rule.byDay.some((d) => d.ordinal !== null)
 }
 
+/** Per rule and start: its series (a rule of every minute has 1,440 times of day to list). */
+const serieses = new Map<string, Series>()
+
 /**
- * The library expands the rule on wall-clock dates only: it runs in UTC, which has no clock changes,
- * so no occurrence is dropped; each wall time is resolved in the real zone by `resolveWallTime`.
+ * The spec's series, whose wall times `rule-walls.ts` makes. They reach as far as each rule's did when rrule-temporal
+ * expanded them: to the end of an UNTIL, else as far as asked; but for a YEARLY rule counting its ordinals within the
+ * year, which Schedule expanded year by year, no further than the last instant (without UNTIL) and year 9999.
  */
-function expander(spec: CalendarSpec): Expander {
-  const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}|${spec.rule.end.kind}`
-  const cached = expanders.get(key)
-  if (cached !== undefined) return cached
+function seriesOfSpec(spec: CalendarSpec): Series {
+  const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}`
+  const known = serieses.get(key)
+  if (known !== undefined) return known
   const { rule } = spec
-  if (picksSetPositions(rule)) return remember(key, { library: new RRuleTemporal(periodDaysOptions(spec)), kept: null })
-  const options: Extract<RRuleOptions, { freq: string }> = {
-    freq: rule.freq,
-    interval: rule.interval,
-    byHour: rule.byHour,
-    byMinute: rule.byMinute,
-    bySecond: [0],
-    tzid: 'UTC',
-    dtstart: floatingZoned(seriesStart(spec)),
-    cache: false,
-  }
-  if (rule.byDay !== null) options.byDay = rule.byDay.map((d) => `${d.ordinal ?? ''}${d.weekday}`)
-  if (rule.byMonthDay !== null) options.byMonthDay = rule.byMonthDay
-  if (rule.byMonth !== null) options.byMonth = rule.byMonth
-  const selection = dailySelection(rule)
-  if (selection !== null) Object.assign(options, { byHour: selection.byHour, byMinute: selection.byMinute })
-  else if (rule.bySetPos !== null) options.bySetPos = rule.bySetPos
-  if (rule.wkst !== null) options.wkst = rule.wkst
-  switch (rule.end.kind) {
-    case 'count':
-      // never handed to the library, which counts a COUNT from the series start on every window and gives up past
-      // 10,000 periods: `wallsBetween` expands the rule without it up to its counted end (`countedEndBy`)
-      break
-    case 'until-date':
-    case 'until-instant':
-      options.until = Temporal.Instant.fromEpochMilliseconds(untilWall(rule)).toZonedDateTimeISO('UTC')
-      break
-    case 'never':
-      break
-    default: {
-      const unreachable: never = rule.end
-      return unreachable
-    }
-  }
-  return remember(key, { library: new RRuleTemporal(options), kept: selection?.kept ?? null })
-}
-
-function remember(key: string, created: Expander): Expander {
-  if (expanders.size >= CACHE_LIMIT) expanders.clear()
-  expanders.set(key, created)
-  return created
-}
-
-/**
- * True for a WEEKLY, MONTHLY or YEARLY rule with BYSETPOS (but the YEARLY ordinals `yearlyWeekdayWalls` expands):
- * its positions are picked by `setPositionWalls`, never by rrule-temporal 2.2.8, which spends time on each period in
- * proportion to the largest position (a weekly BYSETPOS=366 of every 5 minutes took 12 ms a week, so a COUNT counted
- * over a century held the event loop for a minute, and from a series started centuries ago for many minutes).
- */
-function picksSetPositions(rule: CalendarRule): boolean {
-  return rule.bySetPos !== null && rule.freq !== 'DAILY' && !expandsYearlyWeekdays(rule)
-}
-
-/** The first day (floating, 00:00) of the period of the rule's frequency holding the floating instant: its week (from WKST, default Monday), month or year. */
-function periodStart(rule: CalendarRule, floating: number): number {
-  const d = new Date(Math.floor(floating / DAY_MS) * DAY_MS)
-  if (rule.freq === 'WEEKLY') {
-    const back = ((d.getUTCDay() + 6) % 7 - WEEKDAYS.indexOf(rule.wkst ?? 'MO') + 7) % 7
-    return d.getTime() - back * DAY_MS
-  }
-  d.setUTCFullYear(d.getUTCFullYear(), rule.freq === 'YEARLY' ? 0 : d.getUTCMonth(), 1)
-  return d.getTime()
-}
-
-/** The first day of the period after the one starting at `start`. */
-function nextPeriodStart(rule: CalendarRule, start: number): number {
-  if (rule.freq === 'WEEKLY') return start + 7 * DAY_MS
-  const d = new Date(start)
-  if (rule.freq === 'YEARLY') d.setUTCFullYear(d.getUTCFullYear() + 1, 0, 1)
-  else d.setUTCFullYear(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
-  return d.getTime()
-}
-
-/**
- * The library's options for the days (at 00:00) a BYSETPOS rule's periods hold before its positions pick, from the
- * start of the period `starts` lies in (so the first period is whole, as RFC 5545 sets it): the rule without BYSETPOS,
- * its end or times of day, with the days the series start implies named (a WEEKLY rule's weekday, a MONTHLY rule's day
- * of the month, a YEARLY rule's month and day).
- */
-function periodDaysOptions(spec: CalendarSpec): Extract<RRuleOptions, { freq: string }> {
-  const { rule, starts } = spec
-  const first = periodStart(rule, wallFieldsAsUtc(seriesStart(spec)))
-  const options: Extract<RRuleOptions, { freq: string }> = {
-    freq: rule.freq,
-    interval: rule.interval,
-    byHour: [0],
-    byMinute: [0],
-    bySecond: [0],
-    tzid: 'UTC',
-    dtstart: Temporal.Instant.fromEpochMilliseconds(first).toZonedDateTimeISO('UTC'),
-    cache: false,
-  }
-  const { byDay, byMonthDay, byMonth } = withStartDays(rule, starts)
-  if (byDay !== null) options.byDay = byDay.map((d) => `${d.ordinal ?? ''}${d.weekday}`)
-  if (byMonthDay !== null) options.byMonthDay = byMonthDay
-  if (byMonth !== null) options.byMonth = byMonth
-  if (rule.wkst !== null) options.wkst = rule.wkst
-  return options
-}
-
-/**
- * The wall times (floating) in `[fromFloating, toFloating]` of a rule `picksSetPositions` accepts: each period's days
- * (from the library) times the rule's times of day, in order, picked at the rule's positions; none before the series
- * start or after its UNTIL (which end the series after the positions pick, as RFC 5545 has it).
- */
-function setPositionWalls(spec: CalendarSpec, fromFloating: number, toFloating: number): number[] {
-  const { rule } = spec
-  const start = wallFieldsAsUtc(seriesStart(spec))
-  const until = rule.end.kind === 'until-date' || rule.end.kind === 'until-instant' ? untilWall(rule) : Infinity
-  const from = Math.max(fromFloating, start)
-  const to = Math.min(toFloating, until)
-  if (to < from) return []
-  const times = ruleMinutesOfDay(rule).map((minutes) => minutes * 60_000)
-  const firstPeriod = periodStart(rule, from)
-  const afterLast = nextPeriodStart(rule, periodStart(rule, to))
-  const days = expander(spec).library.between(new Date(firstPeriod), new Date(afterLast - 1), true).map((zoned) => zoned.epochMilliseconds)
-  const out: number[] = []
-  for (let i = 0; i < days.length; ) {
-    const period = periodStart(rule, days[i])
-    let end = i
-    while (end < days.length && periodStart(rule, days[end]) === period) end += 1
-    const size = (end - i) * times.length
-    for (const index of setPositionIndexes(size, rule.bySetPos ?? [])) {
-      const wall = days[i + Math.floor(index / times.length)] + times[index % times.length]
-      if (wall >= from && wall <= to) out.push(wall)
-    }
-    i = end
-  }
-  return out
+  const withinYears = countsWeekdaysInYear(rule)
+  const until = rule.end.kind === 'until-date' || rule.end.kind === 'until-instant' || withinYears ? untilWall(rule) : Infinity
+  const series = seriesOf(rule, spec.starts, until, withinYears ? LAST_YEAR : Infinity)
+  if (serieses.size >= CACHE_LIMIT) serieses.clear()
+  serieses.set(key, series)
+  return series
 }
 
 /** Most periods (of FREQ and INTERVAL) past its start a series' COUNT is counted through: one that has not ended by then lasts longer than any search looks (a century, `SEARCH_PERIODS`). */
 const COUNTED_PERIODS = 100_000
-
-/** How far a series' COUNT has been counted: wall times before `next` (floating) number `seen`; `last`, once found, is the wall time of its last occurrence. */
-type Counting = { next: number; seen: number; span: number; last: number | null }
 
 /** Per rule and start: the counting of its COUNT so far, carried on as later wall times are asked for. */
 const countings = new Map<string, Counting>()
@@ -219,23 +74,15 @@ const countings = new Map<string, Counting>()
  */
 function countedEndBy(spec: CalendarSpec, count: number, throughFloating: number): number | null {
   const key = `${spec.rrule}|${spec.starts.year}-${spec.starts.month}-${spec.starts.day}`
-  const start = wallFieldsAsUtc(seriesStart(spec))
+  const series = seriesOfSpec(spec)
   let counting = countings.get(key)
   if (counting === undefined) {
-    counting = { next: start, seen: 0, span: FIRST_WINDOW_MS, last: null }
+    counting = countingOf(series)
     if (countings.size >= CACHE_LIMIT) countings.clear()
     countings.set(key, counting)
   }
-  const endless: CalendarSpec = { ...spec, rule: { ...spec.rule, end: { kind: 'never' } } }
-  const limit = Math.min(start + COUNTED_PERIODS * spec.rule.interval * SHORTEST_PERIOD_MS[spec.rule.freq], MAX_INSTANT_MS + 366 * DAY_MS + WALL_MARGIN_MS)
-  while (counting.last === null && counting.next <= Math.min(throughFloating, limit)) {
-    const to = Math.min(counting.next + counting.span - 1, limit)
-    const walls = wallsBetween(endless, counting.next, to)
-    if (counting.seen + walls.length >= count) counting.last = walls[count - counting.seen - 1]
-    counting.seen += walls.length
-    counting.next = to + 1
-    counting.span = Math.min(counting.span * 4, MAX_WINDOW_MS)
-  }
+  const limit = Math.min(series.dtstart + COUNTED_PERIODS * spec.rule.interval * SHORTEST_PERIOD_MS[spec.rule.freq], MAX_INSTANT_MS + 366 * DAY_MS + WALL_MARGIN_MS)
+  countOn(series, counting, count, throughFloating, limit)
   return counting.last
 }
 
@@ -273,25 +120,13 @@ function untilWall(rule: CalendarRule): number {
   }
 }
 
-/** The rule's wall times (floating milliseconds) in `[fromFloating, toFloating]`, earliest first. */
-function wallsBetween(spec: CalendarSpec, fromFloating: number, toFloating: number): number[] {
+/** The rule's wall times (floating milliseconds) in `[fromFloating, toFloating]`, earliest first, at most `most` of them. */
+function wallsBetween(spec: CalendarSpec, fromFloating: number, toFloating: number, most = Infinity): number[] {
   const { rule } = spec
-  if (expandsYearlyWeekdays(rule)) {
-    return yearlyWeekdayWalls(rule, wallFieldsAsUtc(seriesStart(spec)), untilWall(rule), fromFloating, toFloating)
-  }
-  if (rule.end.kind === 'count') {
-    const last = countedEndBy(spec, rule.end.count, toFloating)
-    const to = last === null ? toFloating : Math.min(toFloating, last)
-    return to < fromFloating ? [] : wallsBetween({ ...spec, rule: { ...rule, end: { kind: 'never' } } }, fromFloating, to)
-  }
-  if (picksSetPositions(rule)) return setPositionWalls(spec, fromFloating, toFloating)
-  const { library, kept } = expander(spec)
-  const walls = library.between(new Date(fromFloating), new Date(toFloating), true).map((zoned) => zoned.epochMilliseconds)
-  return kept === null ? walls : walls.filter((floating) => kept.has(minuteOfDay(floating)))
-}
-
-function minuteOfDay(floatingMs: number): number {
-  return Math.floor((((floatingMs % DAY_MS) + DAY_MS) % DAY_MS) / 60_000)
+  if (rule.end.kind !== 'count') return seriesWalls(seriesOfSpec(spec), fromFloating, toFloating, most)
+  const last = countedEndBy(spec, rule.end.count, toFloating)
+  const to = last === null ? toFloating : Math.min(toFloating, last)
+  return to < fromFloating ? [] : seriesWalls(seriesOfSpec(spec), fromFloating, to, most)
 }
 
 /** The occurrences of the rule's wall times in `[fromFloating, toFloating]` whose instants lie in `[fromMs, toMs]`, unsorted. */
