@@ -185,6 +185,32 @@ describe('a DAILY rule kept to two months, every 5 minutes (each of its days was
   })
 })
 
+describe('the next occurrences of a rule of many times a day', () => {
+  it('begin with all its occurrences of the month ahead, around clock changes too (the search stops a day past the last it needs)', () => {
+    const rules = [
+      `FREQ=DAILY;BYHOUR=${EVERY_HOUR};BYMINUTE=${EVERY_FIVE_MINUTES}`,
+      'FREQ=DAILY;BYHOUR=0,1,2,3,4;BYMINUTE=0,7,14,21,28,35,42,49,56',
+      `FREQ=WEEKLY;BYDAY=SA,SU;BYHOUR=${EVERY_HOUR};BYMINUTE=2,32;BYSETPOS=1,2,3,-1`,
+      `FREQ=MONTHLY;BYDAY=-1SU,1SU;BYHOUR=${EVERY_HOUR};BYMINUTE=${EVERY_FIVE_MINUTES};COUNT=2000`,
+    ]
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...rules),
+        fc.constantFrom(['Asia/Gaza', '2027-03-27T00:00:00Z'], ['Australia/Lord_Howe', '2027-04-03T15:00:00Z'], ['Pacific/Chatham', '2026-09-26T14:00:00Z'], ['America/New_York', '2026-11-01T06:00:00Z']),
+        fc.integer({ min: -72, max: 72 }),
+        fc.constantFrom(1, 4, 400, 700),
+        (rrule, [zone, change], hours, n) => {
+          const s = spec(rrule, zone, '2026-07-01')
+          const after = Date.parse(change) + hours * 3_600_000
+          const month = occurrencesBetween(s, after + 1, after + 31 * 86_400_000).slice(0, n)
+          expect(occurrencesAfter(s, after, n).slice(0, month.length)).toEqual(month)
+        },
+      ),
+      { numRuns: 60, seed: 20270327 },
+    )
+  })
+})
+
 describe('DAILY with BYSETPOS picks the same times every day', () => {
   const everyFive = 'FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0,5,10,15,20,25,30,35,40,45,50,55'
   it.each([
