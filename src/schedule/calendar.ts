@@ -160,7 +160,8 @@ function windowBetween(spec: CalendarSpec, fromMs: number, toMs: number): Occurr
 export function occurrencesBetween(spec: CalendarSpec, fromMs: number, toMs: number): Occurrence[] {
   const last = Math.min(toMs, untilInstant(spec), MAX_INSTANT_MS)
   const out: Occurrence[] = []
-  for (let from = fromMs; from <= last; from += MAX_WINDOW_MS) out.push(...windowBetween(spec, from, Math.min(from + MAX_WINDOW_MS - 1, last)))
+  // one at a time: a window of a long stretch holds more occurrences than a call can take as arguments
+  for (let from = fromMs; from <= last; from += MAX_WINDOW_MS) for (const occurrence of windowBetween(spec, from, Math.min(from + MAX_WINDOW_MS - 1, last))) out.push(occurrence)
   return byInstant(out)
 }
 

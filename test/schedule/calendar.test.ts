@@ -83,6 +83,16 @@ describe('calendar occurrences across DST (gap â†’ forward by the gap, overlap â
   })
 })
 
+describe('occurrences of a long stretch', () => {
+  it('lists more than a call can spread: every 5 minutes for 500 days, as a catch-up after a long outage counts them', () => {
+    const every5 = `FREQ=DAILY;BYHOUR=${Array.from({ length: 24 }, (_, h) => h).join(',')};BYMINUTE=${Array.from({ length: 12 }, (_, m) => m * 5).join(',')}`
+    const from = Date.parse('2026-01-01T00:00:00Z')
+    // on the code before, RangeError: Maximum call stack size exceeded (one window's occurrences spread into push)
+    const all = occurrencesBetween(spec(every5, 'UTC', '2026-01-01'), from, from + 500 * 86_400_000 - 1)
+    expect({ count: all.length, first: all[0].instant, last: all.at(-1)?.instant }).toEqual({ count: 500 * 288, first: from, last: from + 500 * 86_400_000 - 300_000 })
+  })
+})
+
 describe('COUNT and UNTIL', () => {
   it('ends after COUNT occurrences', () => {
     expect(series('FREQ=DAILY;COUNT=2', 'UTC', '2026-07-15', 5)).toEqual(['2026-07-15T09:00:00+00:00[UTC]', '2026-07-16T09:00:00+00:00[UTC]'])
