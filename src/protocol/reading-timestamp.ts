@@ -1,5 +1,5 @@
 import { canonicalTimeZone } from './time-zone.ts'
-import { wallClockAt } from './wall-clock.ts'
+import { wallClockAt, wallFieldsAsUtc } from './wall-clock.ts'
 
 /** A parsed reading timestamp: the instant it names, its zone and UTC offset, and its parts as written. */
 export type ZonedTimestamp = {
@@ -29,7 +29,7 @@ export function formatZonedTimestamp(epochMs: number, zone: string): string {
   const last = lastFormatted.get(zone)
   if (last !== undefined && last.epochSeconds === epochSeconds) return last.text
   const wall = wallClockAt(zone, epochSeconds * 1000)
-  const local = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second)
+  const local = wallFieldsAsUtc(wall)
   const offset = Math.round((local - epochSeconds * 1000) / 60_000)
   const sign = offset < 0 ? '-' : '+'
   const abs = Math.abs(offset)
@@ -64,7 +64,7 @@ export function parseZonedTimestamp(text: string): ZonedTimestamp | null {
   const hour = Number(match[6])
   const minute = Number(match[7])
   const second = Number(match[8])
-  const epochMs = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMinutes * 60_000
+  const epochMs = wallFieldsAsUtc({ year, month, day, hour, minute, second }) - offsetMinutes * 60_000
   if (!Number.isFinite(epochMs)) return null
   const wall = wallClockAt(zone, epochMs)
   if (wall.year !== year || wall.month !== month || wall.day !== day || wall.hour !== hour || wall.minute !== minute || wall.second !== second) {

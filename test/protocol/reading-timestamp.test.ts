@@ -30,6 +30,15 @@ describe('formatZonedTimestamp', () => {
     expect(formatZonedTimestamp(Date.UTC(1969, 11, 31, 23, 59, 59) + 500, 'UTC')).toBe('1969-12-31T23:59:59+00:00[UTC]')
   })
 
+  it('writes the offset of an instant in the years 1–99 as it was, and reads such a timestamp back', () => {
+    const year1 = new Date(0)
+    year1.setUTCFullYear(1, 2, 1)
+    // on the code before, the offset was measured against 1901 ("+16655036:29") and the text read back as nothing
+    expect(formatZonedTimestamp(year1.getTime(), 'UTC')).toBe('0001-03-01T00:00:00+00:00[UTC]')
+    expect(formatZonedTimestamp(year1.getTime(), 'America/St_Johns')).toBe('0001-02-28T20:29:08-03:31[America/St_Johns]')
+    expect(parseZonedTimestamp('0001-03-01T00:00:00+00:00[UTC]')).toEqual({ epochMs: year1.getTime(), zone: 'UTC', offsetMinutes: 0, date: '0001-03-01', time: '00:00:00', offset: '+00:00' })
+  })
+
   it('renders midnight as 00, not 24', () => {
     expect(formatZonedTimestamp(Date.UTC(2026, 6, 14, 16, 0, 0), 'Asia/Shanghai')).toBe('2026-07-15T00:00:00+08:00[Asia/Shanghai]')
   })
