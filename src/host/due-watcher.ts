@@ -10,6 +10,11 @@ export const FIRST_RETRY_MS = 1_000
 /** Longest wait between two tries of a refused wake. */
 export const MAX_RETRY_MS = 300_000
 
+/** The wait before the next try after `failures` failed ones in a row: 1 s, twice as long each time, at most `longestMs`. */
+export function retryWaitMs(failures: number, longestMs: number): number {
+  return Math.min(longestMs, FIRST_RETRY_MS * 2 ** Math.min(failures, 16))
+}
+
 /** What the due watcher needs from the host. */
 export type DueWatcherDeps = {
   clock: Clock
@@ -80,8 +85,7 @@ export class DueWatcher {
   private lookLater(): void {
     if (this.stopped) return
     if (this.timer !== null) this.deps.timers.clear(this.timer)
-    const longest = Math.min(MAX_DUE_WAIT_MS, this.deps.pollMs ?? MAX_DUE_WAIT_MS)
-    const wait = Math.min(longest, FIRST_RETRY_MS * 2 ** Math.min(this.failures, 16))
+    const wait = retryWaitMs(this.failures, Math.min(MAX_DUE_WAIT_MS, this.deps.pollMs ?? MAX_DUE_WAIT_MS))
     this.failures++
     this.timer = this.deps.timers.set(() => {
       this.timer = null

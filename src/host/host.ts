@@ -1,6 +1,6 @@
 import type { InboxTarget, SessionEvent, SessionHeader, UserMessage } from '../protocol/index.ts'
 import { errorMessage, SESSION_ID_PATTERN, sameTimeZone } from '../protocol/index.ts'
-import { DueWatcher, FIRST_RETRY_MS, MAX_DUE_WAIT_MS } from './due-watcher.ts'
+import { DueWatcher, MAX_DUE_WAIT_MS, retryWaitMs } from './due-watcher.ts'
 import { DurableView } from './durable-view.ts'
 import { HostError, ReplicaError } from './errors.ts'
 import { hostFolds, inboxFold, keyedRpcId, loopFold, sentFold, type SentRecord } from './folds.ts'
@@ -279,7 +279,7 @@ export class Host {
       },
       (error: unknown) => {
         if (this.shuttingDown) return this.startDone()
-        const wait = Math.min(MAX_DUE_WAIT_MS, FIRST_RETRY_MS * 2 ** Math.min(failures, 16))
+        const wait = retryWaitMs(failures, MAX_DUE_WAIT_MS)
         this.logLine(`startup work failed: ${errorMessage(error)}; tried again in ${wait / 1000} s`)
         this.startTimer = this.timers.set(() => {
           this.startTimer = null

@@ -121,7 +121,8 @@ export type OffsetAt = (epochMs: number) => number
 const OFFSET_SAMPLE_MS = 6 * 3_600_000
 const OFFSET_SAMPLES = 4
 
-function intlOffsets(timeZone: string): OffsetAt {
+/** A zone's offsets read through Intl each time. */
+export function intlOffsets(timeZone: string): OffsetAt {
   return (epochMs) => utcOffsetMs(timeZone, epochMs)
 }
 

@@ -1,4 +1,4 @@
-import { instantsForWallTime, utcOffsetMs, wallClockAt as wallClockOf, wallFieldsAsUtc, zoneOffsetsNear, type OffsetAt } from '../protocol/index.ts'
+import { instantsForWallTime, intlOffsets, wallClockAt as wallClockOf, wallFieldsAsUtc, zoneOffsetsNear, type OffsetAt } from '../protocol/index.ts'
 import {
   fail,
   invalidRule,
@@ -110,7 +110,7 @@ export type ResolvedWallTime = { instant: number; shifted: boolean }
  * length (02:30 on a spring-forward night → 03:30). Every candidate is verified by round trip. The
  * zone's offsets are read through `offsetAt` (default: Intl, each time).
  */
-export function resolveWallTime(date: LocalDate, time: LocalTime, timeZone: string, offsetAt: OffsetAt = (ms) => utcOffsetMs(timeZone, ms)): ResolvedWallTime {
+export function resolveWallTime(date: LocalDate, time: LocalTime, timeZone: string, offsetAt: OffsetAt = intlOffsets(timeZone)): ResolvedWallTime {
   const instants = instantsForWallTime({ ...date, ...time }, timeZone, offsetAt)
   if (instants.length > 0) return { instant: instants[0], shifted: false }
   const wall = wallFieldsAsUtc({ ...date, ...time })

@@ -80,11 +80,11 @@ export function invalidPrompt(message = 'prompt must be a non-empty string'): Sc
   return new ScheduleError('invalid_prompt', message, {})
 }
 
-/** The prompt's error when it is not one a reminder can keep (a non-empty string without U+0000), else null. */
-export function promptProblem(prompt: unknown): ScheduleError<'invalid_prompt'> | null {
-  if (typeof prompt !== 'string' || prompt.trim().length === 0) return invalidPrompt()
-  if (prompt.includes('\u0000')) return invalidPrompt('prompt must not contain the character U+0000')
-  return null
+/** The prompt a reminder keeps (trimmed), or `invalid_prompt` when it is not a non-empty string without U+0000. */
+export function parsePrompt(prompt: unknown): ScheduleResult<string> {
+  if (typeof prompt !== 'string' || prompt.trim().length === 0) return fail(invalidPrompt())
+  if (prompt.includes('\u0000')) return fail(invalidPrompt('prompt must not contain the character U+0000'))
+  return ok(prompt.trim())
 }
 
 /** `invalid_selector`: wrong argument shape, unknown keys, or not exactly one selector. */

@@ -3,7 +3,7 @@ import type { CatchUpPolicy, ScheduleRecord } from '../protocol/index.ts'
 import { checkTarget, localToInstant, parseLocalDate, parseLocalTime, parseRfc3339, toScheduledAt, wallClockAt, type LocalDate, type LocalTime } from './absolute-time.ts'
 import { closeAtClockChanges, continuesPastLastInstant, monthDaysCanOccur, occurrencesAfter, type CalendarSpec } from './calendar.ts'
 import { CATCH_UP_POLICIES } from './changes.ts'
-import { describeValue, fail, frequencyTooHigh, invalidPrompt, invalidRule, promptProblem, invalidSelector, invalidTimeZone, noFutureOccurrence, ok, ruleTooFrequent, timeOutOfRange, type ScheduleResult } from './errors.ts'
+import { describeValue, fail, frequencyTooHigh, invalidPrompt, invalidRule, parsePrompt, invalidSelector, invalidTimeZone, noFutureOccurrence, ok, ruleTooFrequent, timeOutOfRange, type ScheduleResult } from './errors.ts'
 import type { ImplicitZoneResult } from './implicit-zone.ts'
 import { isPlainObject } from './plain-object.ts'
 import { firstEveryTarget } from './recurrence.ts'
@@ -185,10 +185,10 @@ export function parseCreateArgs(args: unknown): ScheduleResult<CreateRequest> {
       ),
     )
   }
-  if (issues.fields.has('prompt') || typeof args.prompt !== 'string') return fail(invalidPrompt())
-  const badPrompt = promptProblem(args.prompt)
-  if (badPrompt !== null) return fail(badPrompt)
-  const prompt = args.prompt.trim()
+  if (issues.fields.has('prompt')) return fail(invalidPrompt())
+  const parsedPrompt = parsePrompt(args.prompt)
+  if (!parsedPrompt.ok) return parsedPrompt
+  const prompt = parsedPrompt.value
   const selectors = SELECTOR_KEYS.filter((key) => Object.hasOwn(args, key))
   if (selectors.length !== 1) {
     const given = selectors.length === 0 ? 'none' : selectors.join(', ')
@@ -356,9 +356,9 @@ export function resolveUpdate(record: ScheduleRecord, fields: Record<string, unk
   const withId = { ...context, nextId: record.id }
   let prompt = record.prompt
   if (Object.hasOwn(fields, 'prompt')) {
-    const badPrompt = promptProblem(fields.prompt)
-    if (badPrompt !== null || typeof fields.prompt !== 'string') return fail(badPrompt ?? invalidPrompt())
-    prompt = fields.prompt.trim()
+    const parsedPrompt = parsePrompt(fields.prompt)
+    if (!parsedPrompt.ok) return parsedPrompt
+    prompt = parsedPrompt.value
   }
   const selector = SELECTOR_KEYS.find((key) => Object.hasOwn(fields, key))
   if (selector !== undefined) {

@@ -321,8 +321,7 @@ export function createApp(deps: AppDeps): Hono {
   })
 
   const noRoute = (c: Context): Response => errorResponse(c, new ApiError('not-found', `no route ${c.req.method} ${c.req.path}`))
-  app.all('/api/*', noRoute)
-  // anything else no route takes (a POST to a page, a method no route has) is a JSON error too, never Hono's text
+  // anything no route takes (an unknown API path, a POST to a page, a method no route has) is a JSON error, never Hono's text
   app.notFound(noRoute)
 
   if (deps.staticHandler) {
